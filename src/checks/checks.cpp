@@ -1,0 +1,75 @@
+#include "checks/checks.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace gpuvet::checks {
+
+CheckContext::CheckContext(const Facts& facts, const kb::Kb& kb, const kb::Messages& messages)
+    : facts_(facts), kb_(kb), messages_(messages) {}
+
+Result<Finding> CheckContext::finding(std::string_view id, Severity severity,
+                                      std::string_view title_key,
+                                      const kb::MessageArgs& args) const {
+  auto taxonomy = kb_.table("taxonomy");
+  if (!taxonomy) return taxonomy.error();
+  const kb::Table& t = **taxonomy;
+  for (size_t row = 0; row < t.size(); ++row) {
+    if (t.cell(row, "id") != id) continue;
+    const auto layer = layer_from_string(t.cell(row, "layer"));
+    if (!layer) {
+      return make_error(fmt::format("{}:{}: unknown layer \"{}\"", t.name(), t.line_of(row),
+                                    t.cell(row, "layer")));
+    }
+    Finding f;
+    f.id = std::string(id);
+    f.severity = severity;
+    f.layer = *layer;
+    f.title = messages_.text(title_key, args);
+    return f;
+  }
+  return make_error(fmt::format("finding id \"{}\" is not in data/taxonomy.csv", id));
+}
+
+const std::vector<Check>& all_checks() {
+  static const std::vector<Check> checks = {
+      {"visible_devices", check_visible_devices},
+      {"log_level", check_log_level},
+  };
+  return checks;
+}
+
+Result<std::vector<Finding>> run_checks(const CheckContext& context) {
+  std::vector<Finding> findings;
+  for (const auto& check : all_checks()) {
+    if (auto ran = check.run(context, findings); !ran) {
+      return make_error(fmt::format("check {}: {}", check.name, ran.error().message));
+    }
+  }
+  std::stable_sort(findings.begin(), findings.end(), [](const Finding& a, const Finding& b) {
+    if (a.layer != b.layer) return a.layer < b.layer;
+    return a.severity > b.severity;
+  });
+  return findings;
+}
+
+Summary summarize(const Facts& facts, const std::vector<Finding>& findings) {
+  Summary s;
+  for (const auto& f : findings) {
+    if (f.severity == Severity::error) ++s.errors;
+    if (f.severity == Severity::warning) ++s.warnings;
+  }
+  // Ready only when some environment holds a GPU build of a framework, a GPU and a driver are
+  // known, and nothing stands in the way.
+  const bool has_gpu_framework =
+      std::any_of(facts.python_envs.begin(), facts.python_envs.end(), [](const PythonEnvFact& env) {
+        return std::any_of(env.frameworks.begin(), env.frameworks.end(),
+                           [](const FrameworkFact& f) { return f.gpu_build.value_or(false); });
+      });
+  s.gpu_ready = s.errors == 0 && has_gpu_framework && !facts.gpus.empty() && facts.driver &&
+                facts.driver->installed;
+  return s;
+}
+
+}  // namespace gpuvet::checks

@@ -1,0 +1,58 @@
+#pragma once
+// Checks: the fault tree, as rules over Facts and the knowledge base. Each check adds Findings.
+// Adding a check means adding its file and one line in checks.cpp.
+#include <string_view>
+#include <vector>
+
+#include "checks/finding.hpp"
+#include "core/result.hpp"
+#include "facts/facts.hpp"
+#include "kb/kb.hpp"
+#include "kb/messages.hpp"
+
+namespace gpuvet::checks {
+
+class CheckContext {
+ public:
+  CheckContext(const Facts& facts, const kb::Kb& kb, const kb::Messages& messages);
+
+  const Facts& facts() const { return facts_; }
+  const kb::Kb& kb() const { return kb_; }
+  const kb::Messages& messages() const { return messages_; }
+
+  // A finding with its layer taken from the taxonomy (data/taxonomy.csv) and its title from
+  // the message catalog. Fails when the id is not in the taxonomy.
+  Result<Finding> finding(std::string_view id, Severity severity, std::string_view title_key,
+                          const kb::MessageArgs& args = {}) const;
+  std::string text(std::string_view key, const kb::MessageArgs& args = {}) const {
+    return messages_.text(key, args);
+  }
+
+ private:
+  const Facts& facts_;
+  const kb::Kb& kb_;
+  const kb::Messages& messages_;
+};
+
+struct Check {
+  std::string_view name;
+  // Appends findings; an Error means the check could not run (a broken knowledge base).
+  Result<bool> (*run)(const CheckContext& context, std::vector<Finding>& findings);
+};
+
+const std::vector<Check>& all_checks();
+
+// Runs every check; findings come back in fault-tree order, the worst first within a layer.
+Result<std::vector<Finding>> run_checks(const CheckContext& context);
+
+struct Summary {
+  int errors = 0;
+  int warnings = 0;
+  bool gpu_ready = false;
+};
+Summary summarize(const Facts& facts, const std::vector<Finding>& findings);
+
+Result<bool> check_log_level(const CheckContext& context, std::vector<Finding>& findings);
+Result<bool> check_visible_devices(const CheckContext& context, std::vector<Finding>& findings);
+
+}  // namespace gpuvet::checks

@@ -1,0 +1,189 @@
+#include "cli/app.hpp"
+
+#include <fmt/format.h>
+
+#include <CLI/CLI.hpp>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+
+#include "cli/terminal.hpp"
+#include "probes/probes.hpp"
+#include "system/recording_system.hpp"
+#include "system/replay_system.hpp"
+#include "system/snapshot.hpp"
+
+namespace gpuvet::cli {
+
+namespace {
+
+struct CheckOptions {
+  std::string snapshot;
+  std::string format = "text";
+  bool json = false;
+  std::string lang;
+  bool no_color = false;
+};
+
+struct SnapshotOptions {
+  std::string output;
+};
+
+void print(const std::string& text) {
+  std::fwrite(text.data(), 1, text.size(), stdout);
+  std::fflush(stdout);
+}
+
+int fail(const std::string& message) {
+  std::fprintf(stderr, "gpuvet: %s\n", message.c_str());
+  return kExitUsage;
+}
+
+std::string utc_now_iso8601() {
+  using namespace std::chrono;
+  const auto now = floor<seconds>(system_clock::now());
+  const auto day = floor<days>(now);
+  const year_month_day date{day};
+  const hh_mm_ss time{now - day};
+  return fmt::format("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}Z", static_cast<int>(date.year()),
+                     static_cast<unsigned>(date.month()), static_cast<unsigned>(date.day()),
+                     time.hours().count(), time.minutes().count(), time.seconds().count());
+}
+
+const char* env_or_null(const char* name) {
+  const char* value = std::getenv(name);
+  return value && *value ? value : nullptr;
+}
+
+int run_check(const CheckOptions& options) {
+  const auto started = std::chrono::steady_clock::now();
+  const std::string format = options.json ? "json" : options.format;
+  const kb::Lang lang =
+      options.lang.empty() ? lang_from_environment() : kb::lang_from_locale(options.lang);
+  auto kb = kb::Kb::embedded();
+  if (!kb) return fail(kb.error().message);
+  auto messages = kb::Messages::load(*kb, lang);
+  if (!messages) return fail(messages.error().message);
+
+  std::unique_ptr<sys::System> system;
+  if (!options.snapshot.empty()) {
+    auto snapshot = sys::load_snapshot_file(options.snapshot);
+    if (!snapshot) return fail(snapshot.error().message);
+    system = std::make_unique<sys::ReplaySystem>(std::move(*snapshot));
+  } else {
+    system = sys::make_live_system();
+  }
+  auto report = diagnose(*system, *kb, *messages);
+  if (!report) return fail(report.error().message);
+  report->elapsed_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                           std::chrono::steady_clock::now() - started)
+                           .count();
+
+  if (format == "json") {
+    print(report::render_json(*report));
+  } else if (format == "md") {
+    print(report::render_md(*report, *messages));
+  } else {
+    const bool color = !options.no_color && !env_or_null("NO_COLOR") && stdout_is_terminal();
+    print(report::render_text(*report, *messages, color));
+  }
+  return report->summary.errors > 0 ? kExitFound : kExitOk;
+}
+
+int run_snapshot(const SnapshotOptions& options) {
+  const auto live = sys::make_live_system();
+  const sys::RecordingSystem recorder(*live);
+  probes::collect_facts(recorder);
+  const sys::Snapshot snapshot = recorder.redacted_snapshot(utc_now_iso8601());
+  if (options.output.empty() || options.output == "-") {
+    print(sys::serialize_snapshot(snapshot));
+    return kExitOk;
+  }
+  if (auto saved = sys::save_snapshot_file(snapshot, options.output); !saved) {
+    return fail(fmt::format("cannot write snapshot {}", saved.error().message));
+  }
+  return kExitOk;
+}
+
+// `gpuvet`, `gpuvet --json` and `gpuvet --snapshot F` mean `gpuvet check ...`.
+std::vector<std::string> with_default_verb(std::vector<std::string> args) {
+  const bool top_level_flag =
+      !args.empty() && (args[0] == "--help" || args[0] == "-h" || args[0] == "--version");
+  if (args.empty() || (args[0].starts_with("-") && !top_level_flag)) {
+    args.insert(args.begin(), "check");
+  }
+  return args;
+}
+
+}  // namespace
+
+std::string tool_name() {
+  return fmt::format("gpuvet {}", GPUVET_VERSION);
+}
+
+kb::Lang lang_from_environment() {
+  for (const char* name : {"LC_ALL", "LC_MESSAGES", "LANG"}) {
+    if (const char* value = env_or_null(name)) return kb::lang_from_locale(value);
+  }
+  return kb::Lang::en;
+}
+
+Result<report::Report> diagnose(const sys::System& system, const kb::Kb& kb,
+                                const kb::Messages& messages) {
+  report::Report report;
+  report.tool = tool_name();
+  report.facts = probes::collect_facts(system);
+  const checks::CheckContext context(report.facts, kb, messages);
+  auto findings = checks::run_checks(context);
+  if (!findings) return findings.error();
+  report.findings = std::move(*findings);
+  report.summary = checks::summarize(report.facts, report.findings);
+  return report;
+}
+
+int run(std::vector<std::string> args) {
+  prepare_console();
+  CLI::App app{
+      "gpuvet checks every layer of a GPU deep-learning stack: hardware, driver, CUDA, "
+      "cuDNN, Python environments and frameworks.",
+      "gpuvet"};
+  app.set_version_flag("--version", tool_name());
+  app.require_subcommand(0, 1);
+
+  CheckOptions check;
+  CLI::App* check_cmd =
+      app.add_subcommand("check", "Check every layer in fault-tree order (the default verb)");
+  check_cmd->add_option("--snapshot", check.snapshot,
+                        "Diagnose a snapshot file instead of this machine");
+  check_cmd->add_option("--format", check.format, "Output format")
+      ->check(CLI::IsMember({"text", "json", "md"}));
+  check_cmd->add_flag("--json", check.json, "Same as --format json");
+  check_cmd
+      ->add_option("--lang", check.lang, "Language (default: from LC_ALL / LC_MESSAGES / LANG)")
+      ->check(CLI::IsMember({"en", "zh"}));
+  check_cmd->add_flag("--no-color", check.no_color, "No colour (also: NO_COLOR set)");
+
+  SnapshotOptions snapshot;
+  CLI::App* snapshot_cmd = app.add_subcommand(
+      "snapshot", "Record what the probes read on this machine, secrets redacted");
+  snapshot_cmd->add_option("-o,--output", snapshot.output,
+                           "Write to FILE (gzip-compressed when it ends in .gz; default: stdout)");
+
+  args = with_default_verb(std::move(args));
+  std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 parses a reversed list
+  try {
+    app.parse(reversed);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    return fail(fmt::format("{} (see gpuvet --help)", e.what()));
+  }
+  if (*snapshot_cmd) return run_snapshot(snapshot);
+  return run_check(check);
+}
+
+}  // namespace gpuvet::cli

@@ -1,0 +1,30 @@
+#pragma once
+// The command line: verbs, options, exit statuses (CONTRACTS.md).
+#include <string>
+#include <vector>
+
+#include "core/result.hpp"
+#include "kb/kb.hpp"
+#include "kb/messages.hpp"
+#include "report/report.hpp"
+#include "system/system.hpp"
+
+namespace gpuvet::cli {
+
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitFound = 1;  // check: an error finding; others: the thing checked failed
+inline constexpr int kExitUsage = 2;  // usage error or unreadable input
+
+std::string tool_name();  // "gpuvet 0.1.0"
+
+// Probes -> Facts -> checks -> Findings, as one Report.
+Result<report::Report> diagnose(const sys::System& system, const kb::Kb& kb,
+                                const kb::Messages& messages);
+
+// The language from the locale variables, as POSIX orders them (LC_ALL, LC_MESSAGES, LANG).
+kb::Lang lang_from_environment();
+
+// Runs gpuvet with these arguments (without the program name) and returns the exit status.
+int run(std::vector<std::string> args);
+
+}  // namespace gpuvet::cli

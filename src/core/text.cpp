@@ -1,0 +1,103 @@
+#include "core/text.hpp"
+
+#include <algorithm>
+#include <cctype>
+
+namespace gpuvet::text {
+
+std::vector<std::string> split(std::string_view s, char separator) {
+  std::vector<std::string> parts;
+  size_t start = 0;
+  while (true) {
+    const size_t end = s.find(separator, start);
+    parts.emplace_back(s.substr(start, end == std::string_view::npos ? s.npos : end - start));
+    if (end == std::string_view::npos) break;
+    start = end + 1;
+  }
+  return parts;
+}
+
+std::string_view trim(std::string_view s) {
+  const auto is_space = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; };
+  while (!s.empty() && is_space(s.front()))
+    s.remove_prefix(1);
+  while (!s.empty() && is_space(s.back()))
+    s.remove_suffix(1);
+  return s;
+}
+
+std::string to_lower(std::string_view s) {
+  std::string out(s);
+  std::transform(out.begin(), out.end(), out.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return out;
+}
+
+std::string join(const std::vector<std::string>& parts, std::string_view separator) {
+  std::string out;
+  for (size_t i = 0; i < parts.size(); ++i) {
+    if (i > 0) out += separator;
+    out += parts[i];
+  }
+  return out;
+}
+
+bool starts_with_icase(std::string_view s, std::string_view prefix) {
+  return s.size() >= prefix.size() && to_lower(s.substr(0, prefix.size())) == to_lower(prefix);
+}
+
+bool contains_icase(std::string_view haystack, std::string_view needle) {
+  return to_lower(haystack).find(to_lower(needle)) != std::string::npos;
+}
+
+bool is_digits(std::string_view s) {
+  return !s.empty() &&
+         std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isdigit(c) != 0; });
+}
+
+}  // namespace gpuvet::text
+
+namespace gpuvet::text {
+
+namespace {
+bool is_wide(char32_t c) {
+  return (c >= 0x1100 && c <= 0x115F) || (c >= 0x2E80 && c <= 0xA4CF) ||
+         (c >= 0xAC00 && c <= 0xD7A3) || (c >= 0xF900 && c <= 0xFAFF) ||
+         (c >= 0xFE30 && c <= 0xFE4F) || (c >= 0xFF00 && c <= 0xFF60) ||
+         (c >= 0xFFE0 && c <= 0xFFE6) || (c >= 0x1F300 && c <= 0x1F64F) ||
+         (c >= 0x1F900 && c <= 0x1F9FF) || (c >= 0x20000 && c <= 0x3FFFD);
+}
+
+// Combining marks take no column of their own.
+bool is_combining(char32_t c) {
+  return (c >= 0x0300 && c <= 0x036F) || (c >= 0x1AB0 && c <= 0x1AFF) ||
+         (c >= 0x20D0 && c <= 0x20FF) || (c >= 0xFE20 && c <= 0xFE2F);
+}
+}  // namespace
+
+size_t display_width(std::string_view s) {
+  size_t width = 0;
+  for (size_t i = 0; i < s.size();) {
+    const auto byte = static_cast<unsigned char>(s[i]);
+    size_t length = 1;
+    char32_t c = byte;
+    if (byte >= 0xF0) {
+      length = 4;
+      c = byte & 0x07;
+    } else if (byte >= 0xE0) {
+      length = 3;
+      c = byte & 0x0F;
+    } else if (byte >= 0xC0) {
+      length = 2;
+      c = byte & 0x1F;
+    }
+    for (size_t k = 1; k < length && i + k < s.size(); ++k) {
+      c = (c << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3F);
+    }
+    width += is_combining(c) ? 0 : (is_wide(c) ? 2 : 1);
+    i += length;
+  }
+  return width;
+}
+
+}  // namespace gpuvet::text

@@ -1,0 +1,23 @@
+#pragma once
+// Small string helpers shared by probes, checks and renderers.
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gpuvet::text {
+
+std::vector<std::string> split(std::string_view s, char separator);
+std::string_view trim(std::string_view s);
+std::string to_lower(std::string_view s);
+std::string join(const std::vector<std::string>& parts, std::string_view separator);
+bool starts_with_icase(std::string_view s, std::string_view prefix);
+bool contains_icase(std::string_view haystack, std::string_view needle);
+// True when every byte is an ASCII digit and the string is not empty.
+bool is_digits(std::string_view s);
+
+}  // namespace gpuvet::text
+
+namespace gpuvet::text {
+// Terminal columns a UTF-8 string takes: East Asian wide characters count two.
+size_t display_width(std::string_view s);
+}  // namespace gpuvet::text

@@ -1,0 +1,100 @@
+#include "facts/facts.hpp"
+
+#include <nlohmann/json.hpp>
+
+namespace gpuvet {
+
+using json = nlohmann::ordered_json;
+
+namespace {
+
+template <typename T>
+json or_null(const std::optional<T>& value) {
+  return value ? json(*value) : json(nullptr);
+}
+
+json to_json(const OsFacts& os) {
+  return {{"family", os.family},
+          {"name", or_null(os.name)},
+          {"version", or_null(os.version)},
+          {"release", or_null(os.release)},
+          {"kernel", or_null(os.kernel)},
+          {"arch", or_null(os.arch)},
+          {"wsl", os.wsl},
+          {"container", or_null(os.container)},
+          {"remote_session", os.remote_session}};
+}
+
+json to_json(const EnvFacts& env) {
+  return {
+      {"variables", env.variables}, {"path", env.path}, {"ld_library_path", env.ld_library_path}};
+}
+
+json to_json(const GpuFact& g) {
+  return {{"index", g.index},
+          {"name", or_null(g.name)},
+          {"uuid", or_null(g.uuid)},
+          {"pci_id", or_null(g.pci_id)},
+          {"compute_capability", or_null(g.compute_capability)},
+          {"memory_mib", or_null(g.memory_mib)},
+          {"driver_model", or_null(g.driver_model)}};
+}
+
+json to_json(const FrameworkFact& f) {
+  return {{"name", f.name},
+          {"package", f.package},
+          {"version", or_null(f.version)},
+          {"gpu_build", or_null(f.gpu_build)},
+          {"cuda", or_null(f.cuda)},
+          {"cudnn", or_null(f.cudnn)}};
+}
+
+json to_json(const CudaToolkitFact& t) {
+  return {{"version", or_null(t.version)},
+          {"root", t.root},
+          {"on_path", t.on_path},
+          {"source", t.source}};
+}
+
+json to_json(const CudnnFact& c) {
+  return {{"version", or_null(c.version)}, {"location", c.location}, {"source", c.source}};
+}
+
+json to_json(const PythonEnvFact& p);
+
+template <typename T>
+json list(const std::vector<T>& items) {
+  json out = json::array();
+  for (const auto& item : items)
+    out.push_back(to_json(item));
+  return out;
+}
+
+json to_json(const PythonEnvFact& p) {
+  return {{"path", p.path},
+          {"kind", p.kind},
+          {"python", or_null(p.python)},
+          {"active", p.active},
+          {"frameworks", list(p.frameworks)}};
+}
+
+}  // namespace
+
+json facts_to_json(const Facts& facts) {
+  json driver = nullptr;
+  if (facts.driver) {
+    driver = {{"installed", facts.driver->installed},
+              {"version", or_null(facts.driver->version)},
+              {"cuda_driver_version", or_null(facts.driver->cuda_driver_version)},
+              {"error", or_null(facts.driver->error)}};
+  }
+  return {{"os", to_json(facts.os)},
+          {"env", to_json(facts.env)},
+          {"driver", driver},
+          {"gpus", list(facts.gpus)},
+          {"cuda_toolkits", list(facts.cuda_toolkits)},
+          {"cudnn", list(facts.cudnn)},
+          {"python_envs", list(facts.python_envs)}};
+}
+
+}  // namespace gpuvet

@@ -1,0 +1,27 @@
+#pragma once
+// The knowledge base: the tables of data/ (embedded in the binary), parsed and checked once.
+#include <map>
+#include <memory>
+#include <string>
+
+#include "core/result.hpp"
+#include "kb/csv.hpp"
+
+namespace gpuvet::kb {
+
+class Kb {
+ public:
+  // The tables compiled into this binary.
+  static Result<Kb> embedded();
+  // Tables from files: path (relative to data/, '/' separators) -> contents.
+  static Result<Kb> from_files(const std::map<std::string, std::string>& files);
+
+  // A table by its path under data/ without ".csv", e.g. "tf_log_levels", "messages/en".
+  Result<const Table*> table(const std::string& name) const;
+  std::vector<std::string> table_names() const;
+
+ private:
+  std::map<std::string, Table> tables_;
+};
+
+}  // namespace gpuvet::kb

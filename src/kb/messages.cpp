@@ -1,0 +1,60 @@
+#include "kb/messages.hpp"
+
+#include <fmt/args.h>
+#include <fmt/format.h>
+
+#include "core/text.hpp"
+
+namespace gpuvet::kb {
+
+std::string_view lang_code(Lang lang) {
+  return lang == Lang::zh ? "zh" : "en";
+}
+
+Lang lang_from_locale(std::string_view locale) {
+  return text::starts_with_icase(locale, "zh") ? Lang::zh : Lang::en;
+}
+
+namespace {
+Result<bool> add_catalog(const Kb& kb, std::string_view code,
+                         std::map<std::string, std::string, std::less<>>& texts) {
+  auto table = kb.table(fmt::format("messages/{}", code));
+  if (!table) return table.error();
+  const Table& t = **table;
+  if (!t.has_column("key") || !t.has_column("text")) {
+    return make_error(fmt::format("{}: needs the columns key,text", t.name()));
+  }
+  for (size_t row = 0; row < t.size(); ++row)
+    texts[t.cell(row, "key")] = t.cell(row, "text");
+  return true;
+}
+}  // namespace
+
+Result<Messages> Messages::load(const Kb& kb, Lang lang) {
+  Messages m;
+  m.lang_ = lang;
+  if (auto ok = add_catalog(kb, "en", m.texts_); !ok) return ok.error();
+  if (lang != Lang::en) {
+    if (auto ok = add_catalog(kb, lang_code(lang), m.texts_); !ok) return ok.error();
+  }
+  return m;
+}
+
+bool Messages::has(std::string_view key) const {
+  return texts_.contains(key);
+}
+
+std::string Messages::text(std::string_view key, const MessageArgs& args) const {
+  const auto it = texts_.find(key);
+  if (it == texts_.end()) return std::string(key);
+  fmt::dynamic_format_arg_store<fmt::format_context> store;
+  for (const auto& [name, value] : args)
+    store.push_back(fmt::arg(name.c_str(), value));
+  try {
+    return fmt::vformat(it->second, store);
+  } catch (const fmt::format_error&) {
+    return std::string(key);
+  }
+}
+
+}  // namespace gpuvet::kb

@@ -1,0 +1,104 @@
+// The os probe: family, distribution or Windows edition, kernel, architecture, WSL, container.
+#include "core/text.hpp"
+#include "probes/probes.hpp"
+
+namespace gpuvet::probes {
+
+namespace {
+
+std::string unquote(std::string_view value) {
+  value = text::trim(value);
+  if (value.size() >= 2 && (value.front() == '"' || value.front() == '\'') &&
+      value.back() == value.front()) {
+    std::string out;
+    const bool double_quoted = value.front() == '"';
+    for (size_t i = 1; i + 1 < value.size(); ++i) {
+      if (double_quoted && value[i] == '\\' && i + 2 < value.size()) ++i;
+      out.push_back(value[i]);
+    }
+    return out;
+  }
+  return std::string(value);
+}
+
+std::optional<std::string> lookup(const std::vector<std::pair<std::string, std::string>>& pairs,
+                                  std::string_view key) {
+  for (const auto& [k, v] : pairs) {
+    if (k == key && !v.empty()) return v;
+  }
+  return std::nullopt;
+}
+
+void read_linux_release(const sys::System& system, OsFacts& os) {
+  // os-release(5): /etc/os-release first, /usr/lib/os-release as the fallback.
+  for (const char* path : {"/etc/os-release", "/usr/lib/os-release"}) {
+    const auto content = system.read_text(path);
+    if (!content) continue;
+    const auto pairs = parse_os_release(*content);
+    os.name = lookup(pairs, "PRETTY_NAME");
+    if (!os.name) os.name = lookup(pairs, "NAME");
+    os.version = lookup(pairs, "VERSION_ID");
+    os.release = lookup(pairs, "VERSION_CODENAME");
+    return;
+  }
+}
+
+bool detect_wsl(const sys::System& system, const sys::HostInfo& host) {
+  if (host.wsl || system.env("WSL_DISTRO_NAME")) return true;
+  // WSL kernels carry "microsoft" in their release ("5.15.90.1-microsoft-standard-WSL2").
+  const auto release = system.read_text("/proc/sys/kernel/osrelease");
+  return release && text::contains_icase(*release, "microsoft");
+}
+
+std::optional<std::string> detect_container(const sys::System& system, const sys::HostInfo& host) {
+  if (host.container) return host.container;
+  if (system.exists("/.dockerenv")) return "docker";
+  if (system.exists("/run/.containerenv")) return "podman";
+  // systemd's convention: container managers set $container for PID 1 and its children.
+  if (const auto value = system.env("container"); value && !value->empty()) return *value;
+  if (system.env("KUBERNETES_SERVICE_HOST")) return "kubernetes";
+  if (const auto cgroup = system.read_text("/proc/1/cgroup")) {
+    for (const char* name : {"kubepods", "docker", "containerd", "lxc"}) {
+      if (cgroup->find(name) != std::string::npos) {
+        return std::string(name) == "kubepods" ? "kubernetes" : name;
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::vector<std::pair<std::string, std::string>> parse_os_release(std::string_view text) {
+  std::vector<std::pair<std::string, std::string>> pairs;
+  for (const auto& raw_line : text::split(text, '\n')) {
+    const std::string_view line = text::trim(raw_line);
+    if (line.empty() || line.front() == '#') continue;
+    const size_t eq = line.find('=');
+    if (eq == std::string_view::npos || eq == 0) continue;
+    pairs.emplace_back(std::string(text::trim(line.substr(0, eq))), unquote(line.substr(eq + 1)));
+  }
+  return pairs;
+}
+
+void probe_os(const sys::System& system, Facts& facts) {
+  const sys::HostInfo host = system.host();
+  OsFacts& os = facts.os;
+  os.family = host.os;
+  os.arch = host.arch;
+  os.remote_session = host.remote_session;
+  if (host.os == "windows") {
+    os.name = host.os_name;
+    os.version = host.os_version;
+    os.release = host.os_release;
+    os.wsl = false;
+    return;
+  }
+  os.kernel = host.os_version;
+  read_linux_release(system, os);
+  if (!os.name) os.name = host.os_name;
+  os.wsl = detect_wsl(system, host);
+  os.container = detect_container(system, host);
+}
+
+}  // namespace gpuvet::probes

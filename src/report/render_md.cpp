@@ -1,0 +1,104 @@
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+
+#include "report/report.hpp"
+
+namespace gpuvet::report {
+
+namespace {
+
+// Inside a table cell a '|' ends the cell and a newline ends the row.
+std::string cell(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '|') {
+      out += "\\|";
+    } else if (c == '\n') {
+      out += "<br>";
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+// Inline code that survives backticks inside the text.
+std::string code(const std::string& s) {
+  const std::string fence = s.find('`') == std::string::npos ? "`" : "`` ";
+  const std::string close = fence == "`" ? "`" : " ``";
+  return fence + s + close;
+}
+
+std::string severity_mark(Severity severity) {
+  switch (severity) {
+    case Severity::error:
+      return "✖";
+    case Severity::warning:
+      return "⚠";
+    case Severity::info:
+      return "ℹ";
+    case Severity::ok:
+      return "✔";
+  }
+  return "?";
+}
+
+}  // namespace
+
+std::string render_md(const Report& report, const kb::Messages& m) {
+  std::string out =
+      fmt::format("## {}\n\n**{}:** {} · {}\n\n", m.text("report.md.title"),
+                  m.text("report.md.machine"), describe_os(report.facts, m), report.tool);
+  out += fmt::format("| {} | {} | {} |\n|---|---|---|\n", m.text("report.md.layer"),
+                     m.text("report.md.status"), m.text("report.md.details"));
+  for (Layer layer : kAllLayers) {
+    const std::string name = m.text(fmt::format("report.layer.{}", to_string(layer)));
+    std::vector<std::string> details;
+    std::optional<Severity> worst;
+    for (const auto& f : report.findings) {
+      if (f.layer != layer) continue;
+      if (!worst || f.severity > *worst) worst = f.severity;
+      details.push_back(fmt::format("{} {}", code(f.id), f.title));
+    }
+    if (!worst) {
+      details = layer_fact_lines(report.facts, layer, m);
+      if (!details.empty()) worst = Severity::ok;
+    }
+    std::string joined;
+    for (const auto& d : details)
+      joined += (joined.empty() ? "" : "<br>") + cell(d);
+    out += fmt::format("| {} | {} | {} |\n", name, worst ? severity_mark(*worst) : "·",
+                       joined.empty() ? cell(m.text("report.unknown")) : joined);
+  }
+
+  out += fmt::format("\n### {}\n\n", m.text("report.md.findings"));
+  if (report.findings.empty()) out += m.text("report.md.none") + "\n";
+  for (const auto& f : report.findings) {
+    out += fmt::format("- {} **{}** {} ({}): {}\n", severity_mark(f.severity),
+                       to_string(f.severity), code(f.id), to_string(f.layer), f.title);
+    for (const auto& e : f.evidence)
+      out += fmt::format("  - {}: {}\n", m.text("report.md.evidence"), code(e));
+    for (const auto& fix : f.fix)
+      out += fmt::format("  - {}: {}\n", m.text("report.md.fix"), fix);
+  }
+
+  out += fmt::format("\n### {}\n\n", m.text("report.md.verdict"));
+  const auto to_fix = findings_to_fix(report.findings);
+  out += to_fix.empty() ? m.text("report.no_problems")
+                        : m.text("report.fix_first",
+                                 {{"title", to_fix.front()->title}, {"id", to_fix.front()->id}});
+  out += fmt::format(
+      "\n{} · {}\n",
+      m.text("report.counts", {{"errors", std::to_string(report.summary.errors)},
+                               {"warnings", std::to_string(report.summary.warnings)}}),
+      m.text(report.summary.gpu_ready ? "report.gpu_ready.yes" : "report.gpu_ready.no"));
+
+  out += fmt::format(
+      "\n<details><summary>{}</summary>\n\n```json\n{}\n```\n</details>\n",
+      m.text("report.md.facts"),
+      facts_to_json(report.facts).dump(2, ' ', false, nlohmann::json::error_handler_t::replace));
+  return out;
+}
+
+}  // namespace gpuvet::report

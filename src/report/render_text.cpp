@@ -1,0 +1,134 @@
+#include <fmt/color.h>
+#include <fmt/format.h>
+
+#include "core/text.hpp"
+#include "report/report.hpp"
+
+namespace gpuvet::report {
+
+namespace {
+
+class Painter {
+ public:
+  explicit Painter(bool enabled) : enabled_(enabled) {}
+  std::string operator()(const std::string& s, fmt::text_style style) const {
+    return enabled_ ? fmt::format(style, "{}", s) : s;
+  }
+
+ private:
+  bool enabled_;
+};
+
+fmt::text_style style_of(Severity severity) {
+  switch (severity) {
+    case Severity::error:
+      return fmt::fg(fmt::terminal_color::bright_red) | fmt::emphasis::bold;
+    case Severity::warning:
+      return fmt::fg(fmt::terminal_color::yellow) | fmt::emphasis::bold;
+    case Severity::info:
+      return fmt::fg(fmt::terminal_color::cyan);
+    case Severity::ok:
+      return fmt::fg(fmt::terminal_color::green);
+  }
+  return {};
+}
+
+std::string symbol_of(Severity severity) {
+  switch (severity) {
+    case Severity::error:
+      return "✖";
+    case Severity::warning:
+      return "⚠";
+    case Severity::info:
+      return "ℹ";
+    case Severity::ok:
+      return "✔";
+  }
+  return "?";
+}
+
+constexpr size_t kLabelColumns = 10;
+
+std::string label(const kb::Messages& m, Layer layer) {
+  std::string name = m.text(fmt::format("report.layer.{}", to_string(layer)));
+  const size_t width = text::display_width(name);
+  if (width < kLabelColumns) name.append(kLabelColumns - width, ' ');
+  return name;
+}
+
+void render_layer(std::string& out, const Report& report, Layer layer, const kb::Messages& m,
+                  const Painter& paint) {
+  const std::string head = " " + label(m, layer) + " ";
+  const std::string continuation(1 + kLabelColumns + 1, ' ');
+  const std::string indent = continuation + "  ";
+  bool first = true;
+  auto start_line = [&] {
+    out += first ? head : continuation;
+    first = false;
+  };
+  for (const auto& f : report.findings) {
+    if (f.layer != layer) continue;
+    start_line();
+    out += paint(symbol_of(f.severity), style_of(f.severity)) + " " + f.title + "  " +
+           paint(f.id, fmt::emphasis::faint) + "\n";
+    for (const auto& e : f.evidence)
+      out += indent + paint(e, fmt::emphasis::faint) + "\n";
+    for (const auto& fix : f.fix)
+      out += indent + m.text("report.fix", {{"text", fix}}) + "\n";
+  }
+  if (!first) return;
+  const auto facts = layer_fact_lines(report.facts, layer, m);
+  if (facts.empty()) {
+    start_line();
+    out += paint("·", fmt::emphasis::faint) + " " +
+           paint(m.text("report.unknown"), fmt::emphasis::faint) + "\n";
+    return;
+  }
+  for (const auto& line : facts) {
+    start_line();
+    out += paint(symbol_of(Severity::ok), style_of(Severity::ok)) + " " + line + "\n";
+  }
+}
+
+void render_verdict(std::string& out, const Report& report, const kb::Messages& m,
+                    const Painter& paint) {
+  const auto to_fix = findings_to_fix(report.findings);
+  out += "\n";
+  if (to_fix.empty()) {
+    out += " " + paint(m.text("report.no_problems"), style_of(Severity::ok)) + "\n";
+  } else {
+    const Finding& first = *to_fix.front();
+    out += " " +
+           paint(m.text("report.fix_first", {{"title", first.title}, {"id", first.id}}),
+                 fmt::emphasis::bold) +
+           "\n";
+    for (const auto& fix : first.fix)
+      out += "   " + fix + "\n";
+    std::vector<std::string> rest;
+    for (size_t i = 1; i < to_fix.size(); ++i)
+      rest.push_back(to_fix[i]->id);
+    if (!rest.empty()) out += " " + m.text("report.then", {{"ids", text::join(rest, ", ")}}) + "\n";
+  }
+  out += " " +
+         m.text("report.counts", {{"errors", std::to_string(report.summary.errors)},
+                                  {"warnings", std::to_string(report.summary.warnings)}}) +
+         " · " + m.text(report.summary.gpu_ready ? "report.gpu_ready.yes" : "report.gpu_ready.no") +
+         "\n";
+}
+
+}  // namespace
+
+std::string render_text(const Report& report, const kb::Messages& m, bool color) {
+  const Painter paint(color);
+  std::string out = paint(m.text("report.header", {{"tool", report.tool},
+                                                   {"os", describe_os(report.facts, m)},
+                                                   {"elapsed", std::to_string(report.elapsed_ms)}}),
+                          fmt::emphasis::bold) +
+                    "\n\n";
+  for (Layer layer : kAllLayers)
+    render_layer(out, report, layer, m, paint);
+  render_verdict(out, report, m, paint);
+  return out;
+}
+
+}  // namespace gpuvet::report

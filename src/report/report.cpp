@@ -1,0 +1,100 @@
+#include "report/report.hpp"
+
+#include <fmt/format.h>
+
+namespace gpuvet::report {
+
+namespace {
+std::string value_or_unknown(const std::optional<std::string>& value, const kb::Messages& m) {
+  return value ? *value : m.text("report.unknown_value");
+}
+}  // namespace
+
+std::string describe_os(const Facts& facts, const kb::Messages& messages) {
+  const OsFacts& os = facts.os;
+  std::vector<std::string> parts;
+  std::string name = os.name.value_or(os.family);
+  if (os.family == "windows" && os.release) name += " " + *os.release;
+  if (os.family == "windows" && os.version) name += " (" + *os.version + ")";
+  parts.push_back(name);
+  if (os.wsl) parts.push_back("WSL2");
+  if (os.arch) parts.push_back(*os.arch);
+  if (os.container)
+    parts.push_back(messages.text("report.container", {{"container", *os.container}}));
+  std::string out;
+  for (const auto& p : parts)
+    out += (out.empty() ? "" : " · ") + p;
+  return out;
+}
+
+std::vector<std::string> layer_fact_lines(const Facts& facts, Layer layer, const kb::Messages& m) {
+  std::vector<std::string> lines;
+  switch (layer) {
+    case Layer::hardware:
+      for (const auto& gpu : facts.gpus) {
+        const std::string memory =
+            gpu.memory_mib ? m.text("report.memory_mib", {{"mib", std::to_string(*gpu.memory_mib)}})
+                           : m.text("report.unknown_value");
+        lines.push_back(m.text("report.gpu", {{"index", std::to_string(gpu.index)},
+                                              {"name", value_or_unknown(gpu.name, m)},
+                                              {"cc", value_or_unknown(gpu.compute_capability, m)},
+                                              {"memory", memory}}));
+      }
+      break;
+    case Layer::driver:
+      if (facts.driver) {
+        lines.push_back(
+            facts.driver->installed
+                ? m.text("report.driver.installed",
+                         {{"version", value_or_unknown(facts.driver->version, m)},
+                          {"cuda", value_or_unknown(facts.driver->cuda_driver_version, m)}})
+                : m.text("report.driver.missing"));
+      }
+      break;
+    case Layer::cuda:
+      for (const auto& t : facts.cuda_toolkits) {
+        lines.push_back(m.text("report.cuda_toolkit",
+                               {{"version", value_or_unknown(t.version, m)}, {"root", t.root}}));
+      }
+      break;
+    case Layer::cudnn:
+      for (const auto& c : facts.cudnn) {
+        lines.push_back(m.text("report.cudnn", {{"version", value_or_unknown(c.version, m)},
+                                                {"location", c.location}}));
+      }
+      break;
+    case Layer::python:
+      if (!facts.python_envs.empty()) {
+        lines.push_back(
+            m.text("report.python_envs", {{"count", std::to_string(facts.python_envs.size())}}));
+      }
+      break;
+    case Layer::framework:
+      for (const auto& env : facts.python_envs) {
+        for (const auto& f : env.frameworks) {
+          lines.push_back(
+              m.text("report.framework", {{"name", f.package.empty() ? f.name : f.package},
+                                          {"version", value_or_unknown(f.version, m)},
+                                          {"env", env.path}}));
+        }
+      }
+      break;
+    case Layer::runtime:
+      break;
+  }
+  return lines;
+}
+
+std::vector<const Finding*> findings_to_fix(const std::vector<Finding>& findings) {
+  std::vector<const Finding*> out;
+  for (Severity wanted : {Severity::error, Severity::warning}) {
+    for (Layer layer : kAllLayers) {
+      for (const auto& f : findings) {
+        if (f.layer == layer && f.severity == wanted) out.push_back(&f);
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace gpuvet::report

@@ -1,0 +1,38 @@
+#pragma once
+// Renderers: text, json and md views of one Report. They decide nothing: every verdict comes
+// from the checks, every word from the message catalogs.
+#include <string>
+#include <vector>
+
+#include "checks/checks.hpp"
+#include "checks/finding.hpp"
+#include "facts/facts.hpp"
+#include "kb/messages.hpp"
+
+namespace gpuvet::report {
+
+inline constexpr const char* kCheckSchema = "gpuvet.check/1";
+
+struct Report {
+  std::string tool;  // "gpuvet 0.1.0"
+  Facts facts;
+  std::vector<Finding> findings;
+  checks::Summary summary;
+  long long elapsed_ms = 0;
+};
+
+enum class Format { text, json, md };
+
+std::string render_json(const Report& report);
+std::string render_text(const Report& report, const kb::Messages& messages, bool color);
+std::string render_md(const Report& report, const kb::Messages& messages);
+
+// Shared by the renderers.
+std::string describe_os(const Facts& facts, const kb::Messages& messages);
+// What the facts say about one layer, a line per item; empty when nothing is known.
+std::vector<std::string> layer_fact_lines(const Facts& facts, Layer layer,
+                                          const kb::Messages& messages);
+// The findings to act on, in the order to act: errors, then warnings, lowest layer first.
+std::vector<const Finding*> findings_to_fix(const std::vector<Finding>& findings);
+
+}  // namespace gpuvet::report

@@ -1,0 +1,58 @@
+#pragma once
+// The snapshot file (gpuvet.snapshot/1, CONTRACTS.md): everything the probes read from a machine.
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "core/result.hpp"
+#include "system/system.hpp"
+
+namespace gpuvet::sys {
+
+inline constexpr const char* kSnapshotSchema = "gpuvet.snapshot/1";
+
+// One key of the snapshot's "files" section. Fields are merged as probes learn more.
+struct FileEntry {
+  bool dir = false;
+  bool other = false;  // a device node, socket or pipe
+  std::optional<std::uint64_t> size;
+  std::optional<std::string> link;
+  std::optional<std::string> text;
+  std::optional<std::string> error;  // why reading it failed (permission denied, too large ...)
+  std::optional<PeVersion> pe;
+  std::optional<ElfInfo> elf;
+  bool operator==(const FileEntry&) const = default;
+
+  void merge(const FileEntry& other);
+};
+
+struct Snapshot {
+  std::string taken_at;
+  HostInfo host;
+  std::map<std::string, std::string> env;
+  std::map<std::string, FileEntry> files;
+  std::map<std::string, RegistryValues> registry;
+  std::map<std::string, std::vector<std::string>> ld_cache;
+  std::optional<DriverAnswer> driver;
+  std::optional<std::vector<GpuAnswer>> gpus;
+  std::optional<std::vector<DisplayAdapter>> display_adapters;
+  std::map<std::string, LoadAnswer> loads;
+  bool operator==(const Snapshot&) const = default;
+};
+
+nlohmann::json snapshot_to_json(const Snapshot& snapshot);
+// Validates the document; the error names the JSON location and what is wrong with it.
+Result<Snapshot> snapshot_from_json(const nlohmann::json& document);
+
+// Text <-> Snapshot. Input may be gzip-compressed (detected by its magic bytes).
+Result<Snapshot> parse_snapshot(std::string_view bytes);
+std::string serialize_snapshot(const Snapshot& snapshot);
+
+// Files. Errors name the file. Writing compresses when the name ends in ".gz".
+Result<Snapshot> load_snapshot_file(const std::string& path);
+Result<bool> save_snapshot_file(const Snapshot& snapshot, const std::string& path);
+
+}  // namespace gpuvet::sys

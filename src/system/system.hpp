@@ -1,0 +1,150 @@
+#pragma once
+// The System door: the only way probes see a machine. Three implementations share it:
+// the live OS (live_system_<platform>.cpp), a recorder that wraps live and remembers every
+// answer (recording_system.hpp), and a replayer that answers from a snapshot (replay_system.hpp).
+// Paths are UTF-8 with '/' separators; on Windows they compare case-insensitively.
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "core/result.hpp"
+
+namespace gpuvet::sys {
+
+// Largest file read_text() returns: probes read small metadata files, never payloads.
+inline constexpr size_t kMaxTextBytes = 1 << 20;
+
+enum class FileKind { regular, directory, other };
+
+struct FileInfo {
+  FileKind kind = FileKind::regular;       // of the link's target when the path is a symlink
+  std::optional<std::uint64_t> size;       // bytes, regular files only
+  std::optional<std::string> link_target;  // set when the path itself is a symlink
+  bool operator==(const FileInfo&) const = default;
+};
+
+struct DirEntry {
+  std::string name;
+  FileKind kind = FileKind::regular;
+  bool is_link = false;
+  bool operator==(const DirEntry&) const = default;
+};
+
+// The dynamic section of an ELF shared object.
+struct ElfInfo {
+  std::optional<std::string> soname;
+  std::vector<std::string> needed;
+  std::vector<std::string> runpath;
+  std::vector<std::string> rpath;
+  bool operator==(const ElfInfo&) const = default;
+};
+
+// The version resource of a Windows PE file.
+struct PeVersion {
+  std::optional<std::string> file_version;
+  std::optional<std::string> product_version;
+  bool operator==(const PeVersion&) const = default;
+};
+
+using RegistryValue = std::variant<std::string, std::int64_t>;
+using RegistryValues = std::map<std::string, RegistryValue>;
+
+// What the operating system says about itself through its APIs (uname, RtlGetVersion, ...).
+struct HostInfo {
+  std::string os;  // "linux" | "windows"
+  std::optional<std::string> os_name;
+  std::optional<std::string> os_version;
+  std::optional<std::string> os_release;
+  std::optional<std::string> arch;
+  bool wsl = false;
+  std::optional<std::string> container;
+  bool remote_session = false;
+  bool operator==(const HostInfo&) const = default;
+};
+
+// Native GPU/driver answers (NVML, the CUDA driver API, SetupAPI, LoadLibrary/dlopen).
+struct DriverAnswer {
+  bool installed = false;
+  std::optional<std::string> version;
+  std::optional<std::string> cuda_driver_version;
+  std::optional<std::string> error;
+  bool operator==(const DriverAnswer&) const = default;
+};
+
+struct GpuAnswer {
+  int index = 0;
+  std::optional<std::string> name;
+  std::optional<std::string> uuid;
+  std::optional<std::string> pci_id;
+  std::optional<std::string> compute_capability;
+  std::optional<std::int64_t> memory_mib;
+  std::optional<std::string> driver_model;
+  std::optional<std::string> compute_mode;
+  bool operator==(const GpuAnswer&) const = default;
+};
+
+struct DisplayAdapter {
+  std::optional<std::string> name;
+  std::optional<std::string> provider;
+  std::optional<std::string> driver_version;
+  std::optional<std::string> pnp_id;
+  bool operator==(const DisplayAdapter&) const = default;
+};
+
+struct LoadAnswer {
+  bool ok = false;
+  std::optional<std::string> path;
+  std::optional<std::string> version;
+  std::optional<std::string> error;
+  bool operator==(const LoadAnswer&) const = default;
+};
+
+class System {
+ public:
+  virtual ~System() = default;
+
+  virtual HostInfo host() const = 0;
+
+  // Environment variables. Windows names compare case-insensitively.
+  virtual std::optional<std::string> env(std::string_view name) const = 0;
+  virtual std::map<std::string, std::string> environment() const = 0;
+
+  // Files. nullopt / an Error means the path does not exist or cannot be read.
+  virtual std::optional<FileInfo> file_info(const std::string& path) const = 0;
+  virtual std::optional<std::vector<DirEntry>> list_dir(const std::string& path) const = 0;
+  virtual Result<std::string> read_text(const std::string& path) const = 0;
+  virtual Result<ElfInfo> elf_info(const std::string& path) const = 0;
+  virtual Result<PeVersion> pe_version(const std::string& path) const = 0;
+
+  // Windows registry, keys as "HKLM/SOFTWARE/..." (64-bit view). Empty where there is none.
+  virtual std::optional<RegistryValues> registry_values(const std::string& key) const = 0;
+  virtual std::vector<std::string> registry_subkeys(const std::string& key) const = 0;
+
+  // The dynamic loader's cache (/etc/ld.so.cache): the paths it holds for a soname, in the
+  // loader's order. nullopt when this system has no loader cache.
+  virtual std::optional<std::vector<std::string>> ld_cache_lookup(
+      const std::string& soname) const = 0;
+
+  // Native GPU answers. nullopt means not asked or not available on this system.
+  virtual std::optional<DriverAnswer> driver() const = 0;
+  virtual std::optional<std::vector<GpuAnswer>> gpus() const = 0;
+  virtual std::optional<std::vector<DisplayAdapter>> display_adapters() const = 0;
+  virtual std::optional<LoadAnswer> load(const std::string& library) const = 0;
+
+  // Convenience built on the primitives above.
+  bool exists(const std::string& path) const { return file_info(path).has_value(); }
+  bool is_directory(const std::string& path) const {
+    const auto info = file_info(path);
+    return info && info->kind == FileKind::directory;
+  }
+};
+
+// The live system of the platform this binary was built for (live_system_<platform>.cpp).
+std::unique_ptr<System> make_live_system();
+
+}  // namespace gpuvet::sys

@@ -1,0 +1,207 @@
+// The command line as users and scripts meet it: the real gpuvet binary in a child process.
+#include <sys/wait.h>
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <nlohmann/json.hpp>
+
+#include "system/gzip.hpp"
+#include "system/paths.hpp"
+#include "test_support.hpp"
+
+namespace gpuvet {
+namespace {
+
+struct Outcome {
+  int status = -1;
+  std::string out;
+  std::string err;
+};
+
+// Runs gpuvet with a controlled environment (env -i keeps the outside world out of the test).
+Outcome gpuvet(const std::string& arguments, const std::string& environment = "") {
+  testing::TempDir dir;
+  const std::string err_file = dir.path() + "/stderr";
+  const std::string command = "env -i PATH=/usr/bin:/bin " + environment + " " + GPUVET_BINARY +
+                              " " + arguments + " 2>" + err_file + " </dev/null";
+  Outcome run;
+  FILE* pipe = popen(command.c_str(), "r");
+  if (!pipe) return run;
+  char buffer[4096];
+  size_t n = 0;
+  while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0)
+    run.out.append(buffer, n);
+  const int raw = pclose(pipe);
+  run.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+  run.err = paths::read_file(err_file, 1 << 20).value();
+  return run;
+}
+
+size_t line_count(const std::string& s) {
+  return std::count(s.begin(), s.end(), '\n');
+}
+
+TEST(Cli, VersionAndHelpForEveryVerb) {
+  const Outcome version = gpuvet("--version");
+  EXPECT_EQ(version.status, 0);
+  EXPECT_EQ(version.out, "gpuvet 0.1.0\n");
+  for (const char* verb : {"", "check ", "snapshot "}) {
+    const Outcome help = gpuvet(std::string(verb) + "--help");
+    EXPECT_EQ(help.status, 0) << verb;
+    EXPECT_NE(help.out.find("Usage"), std::string::npos) << verb;
+  }
+  EXPECT_NE(gpuvet("check --help").out.find("--snapshot"), std::string::npos);
+  EXPECT_NE(gpuvet("snapshot --help").out.find("--output"), std::string::npos);
+}
+
+TEST(Cli, UsageErrorsAreOneLineAndExitTwo) {
+  for (const char* args : {"frobnicate", "check --bogus", "check --format html", "check --lang fr",
+                           "check --snapshot", "snapshot -o"}) {
+    const Outcome run = gpuvet(args);
+    EXPECT_EQ(run.status, 2) << args;
+    EXPECT_EQ(line_count(run.err), 1u) << args << ": " << run.err;
+    EXPECT_EQ(run.err.rfind("gpuvet: ", 0), 0u) << run.err;
+    EXPECT_TRUE(run.out.empty()) << args;
+  }
+}
+
+TEST(Cli, BadSnapshotsAreOneLineNamingTheFileAndExitTwo) {
+  testing::TempDir dir;
+  const std::string valid = R"({"schema": "gpuvet.snapshot/1", "host": {"os": "linux"}})";
+  const std::vector<std::pair<std::string, std::string>> files = {
+      {"empty.json", ""},
+      {"text.json", "this is not json"},
+      {"truncated.json", valid.substr(0, valid.size() / 2)},
+      {"schema.json", R"({"schema": "something/else", "host": {"os": "linux"}})"},
+      {"typed.json", R"({"schema": "gpuvet.snapshot/1", "host": {"os": 7}})"},
+      {"binary.json", std::string("\x7f"
+                                  "ELF\0\0\0\0binary",
+                                  14)},
+      {"cut.json.gz", gzip::compress(valid)->substr(0, 12)},
+  };
+  for (const auto& [name, contents] : files) {
+    const std::string path = dir.file(name, contents);
+    const Outcome run = gpuvet("check --snapshot " + path);
+    EXPECT_EQ(run.status, 2) << name;
+    EXPECT_EQ(line_count(run.err), 1u) << name << ": " << run.err;
+    EXPECT_NE(run.err.find(name), std::string::npos) << run.err;
+    EXPECT_TRUE(run.out.empty()) << name;
+  }
+  for (const std::string& path : {dir.path() + "/absent.json", dir.path()}) {
+    const Outcome run = gpuvet("check --snapshot " + path);
+    EXPECT_EQ(run.status, 2) << path;
+    EXPECT_EQ(line_count(run.err), 1u) << run.err;
+  }
+}
+
+TEST(Cli, ExitStatusFollowsTheWorstFinding) {
+  EXPECT_EQ(gpuvet("check --json").status, 0);
+  EXPECT_EQ(gpuvet("check --json", "TF_CPP_MIN_LOG_LEVEL=3").status, 0)
+      << "a warning is not an error";
+  EXPECT_EQ(gpuvet("check --json", "CUDA_VISIBLE_DEVICES=-1").status, 1);
+}
+
+TEST(Cli, CheckIsTheDefaultVerb) {
+  const std::string env = "TF_CPP_MIN_LOG_LEVEL=2";
+  EXPECT_EQ(nlohmann::json::parse(gpuvet("--json", env).out)["findings"],
+            nlohmann::json::parse(gpuvet("check --json", env).out)["findings"]);
+  EXPECT_NE(gpuvet("", env).out.find("TF_CPP_MIN_LOG_LEVEL=2"), std::string::npos);
+}
+
+TEST(Cli, FormatsAndLanguages) {
+  const std::string env = "TF_CPP_MIN_LOG_LEVEL=3";
+  const Outcome json = gpuvet("check --format json", env);
+  EXPECT_EQ(nlohmann::json::parse(json.out)["schema"], "gpuvet.check/1");
+  const Outcome md = gpuvet("check --format md", env);
+  EXPECT_EQ(md.out.rfind("## gpuvet report", 0), 0u);
+  const Outcome text = gpuvet("check", env);
+  EXPECT_NE(text.out.find("Framework"), std::string::npos);
+  EXPECT_EQ(text.out.find('\x1b'), std::string::npos) << "no colour when not on a terminal";
+  EXPECT_NE(gpuvet("check --lang zh", env).out.find("框架"), std::string::npos);
+  EXPECT_NE(gpuvet("check", env + " LANG=zh_CN.UTF-8").out.find("框架"), std::string::npos);
+  EXPECT_NE(gpuvet("check --lang en", env + " LC_ALL=zh_CN.UTF-8").out.find("Framework"),
+            std::string::npos);
+}
+
+// Colour only on a terminal: util-linux's script(1) gives the child a pseudo-terminal.
+TEST(Cli, ColourOnATerminalUnlessNoColor) {
+  if (std::system("command -v script >/dev/null 2>&1") != 0) GTEST_SKIP() << "no script(1)";
+  const std::string base = "env -i PATH=/usr/bin:/bin TF_CPP_MIN_LOG_LEVEL=3 ";
+  const auto capture = [&](const std::string& extra_env, const std::string& flags) {
+    std::string out;
+    FILE* pipe = popen(("script -qec '" + base + extra_env + " " + GPUVET_BINARY +
+                        " check --lang en " + flags + "' /dev/null </dev/null")
+                           .c_str(),
+                       "r");
+    char buffer[4096];
+    size_t n = 0;
+    while (pipe && (n = fread(buffer, 1, sizeof buffer, pipe)) > 0)
+      out.append(buffer, n);
+    if (pipe) pclose(pipe);
+    return out;
+  };
+  EXPECT_NE(capture("", "").find('\x1b'), std::string::npos) << "colour on a terminal";
+  EXPECT_EQ(capture("NO_COLOR=1", "").find('\x1b'), std::string::npos) << "NO_COLOR";
+  EXPECT_EQ(capture("", "--no-color").find('\x1b'), std::string::npos) << "--no-color";
+}
+
+// The round-trip property on the machine running the tests: a snapshot taken here, replayed,
+// gives exactly the facts and findings of the live run.
+class RoundTrip : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(RoundTrip, LiveAndReplayedChecksAgree) {
+  testing::TempDir dir;
+  const std::string env =
+      "CUDA_VISIBLE_DEVICES=0,-1 TF_CPP_MIN_LOG_LEVEL=2 LD_LIBRARY_PATH=/usr/local/cuda/lib64 "
+      "MY_API_TOKEN=hunter2-secret-value HOME=/root";
+  const Outcome live = gpuvet("check --json", env);
+  ASSERT_LE(live.status, 1) << live.err;
+
+  std::string snapshot_path = dir.path() + "/" + GetParam();
+  if (GetParam() == "stdout") {
+    const Outcome snap = gpuvet("snapshot", env);
+    ASSERT_EQ(snap.status, 0) << snap.err;
+    snapshot_path = dir.file("from-stdout.json", snap.out);
+  } else {
+    const Outcome snap = gpuvet("snapshot -o " + snapshot_path, env);
+    ASSERT_EQ(snap.status, 0) << snap.err;
+    EXPECT_TRUE(snap.out.empty());
+  }
+  const Outcome replay = gpuvet("check --json --snapshot " + snapshot_path);
+  ASSERT_EQ(replay.status, live.status) << replay.err;
+
+  const auto a = nlohmann::json::parse(live.out);
+  const auto b = nlohmann::json::parse(replay.out);
+  EXPECT_EQ(a["facts"], b["facts"]);
+  EXPECT_EQ(a["findings"], b["findings"]);
+  EXPECT_EQ(a["summary"], b["summary"]);
+  EXPECT_FALSE(a["findings"].empty()) << "the environment above must produce findings";
+
+  const std::string raw = *paths::read_file(snapshot_path, 64 << 20);
+  const std::string text = gzip::looks_compressed(raw) ? *gzip::decompress(raw) : raw;
+  EXPECT_EQ(text.find("hunter2-secret-value"), std::string::npos) << "secrets stay home";
+  const auto doc = nlohmann::json::parse(text);
+  EXPECT_EQ(doc["schema"], "gpuvet.snapshot/1");
+  EXPECT_EQ(doc["env"]["MY_API_TOKEN"], "<redacted>");
+  EXPECT_EQ(doc["env"]["CUDA_VISIBLE_DEVICES"], "0,-1");
+  EXPECT_EQ(gzip::looks_compressed(raw), GetParam().ends_with(".gz"));
+}
+
+INSTANTIATE_TEST_SUITE_P(Files, RoundTrip,
+                         ::testing::Values("machine.json", "machine.json.gz", "stdout"),
+                         [](const auto& info) {
+                           std::string n = info.param;
+                           for (auto& c : n)
+                             c = std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+                           return n;
+                         });
+
+TEST(Cli, SnapshotToAnUnwritablePlaceIsAnError) {
+  const Outcome run = gpuvet("snapshot -o /nonexistent-dir/x.json");
+  EXPECT_EQ(run.status, 2);
+  EXPECT_NE(run.err.find("/nonexistent-dir/x.json"), std::string::npos) << run.err;
+}
+
+}  // namespace
+}  // namespace gpuvet

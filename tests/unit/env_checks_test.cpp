@@ -1,0 +1,211 @@
+#include <gtest/gtest.h>
+
+#include "checks/checks.hpp"
+#include "test_support.hpp"
+
+namespace gpuvet::checks {
+namespace {
+
+std::vector<Finding> run(const Facts& facts, kb::Lang lang = kb::Lang::en) {
+  const CheckContext context(facts, testing::embedded_kb(), testing::messages(lang));
+  auto findings = run_checks(context);
+  EXPECT_TRUE(findings) << findings.error().message;
+  return findings ? *findings : std::vector<Finding>{};
+}
+
+Facts with_env(std::map<std::string, std::string> variables, std::string family = "linux") {
+  Facts f;
+  f.os.family = std::move(family);
+  f.env.variables = std::move(variables);
+  return f;
+}
+
+const Finding* find(const std::vector<Finding>& findings, const std::string& id) {
+  for (const auto& f : findings) {
+    if (f.id == id) return &f;
+  }
+  return nullptr;
+}
+
+// ---- env.log_level_hides_errors --------------------------------------------------------------
+
+struct LevelCase {
+  const char* value;
+  std::optional<Severity> expected;  // nullopt: no finding
+};
+
+class LogLevel : public ::testing::TestWithParam<LevelCase> {};
+
+TEST_P(LogLevel, SeverityFollowsWhatTensorFlowHides) {
+  const auto findings = run(with_env({{"TF_CPP_MIN_LOG_LEVEL", GetParam().value}}));
+  const Finding* f = find(findings, "env.log_level_hides_errors");
+  if (!GetParam().expected) {
+    EXPECT_EQ(f, nullptr) << "value " << GetParam().value;
+    return;
+  }
+  ASSERT_NE(f, nullptr) << "value " << GetParam().value;
+  EXPECT_EQ(f->severity, *GetParam().expected);
+  EXPECT_EQ(f->layer, Layer::framework);
+}
+
+// TensorFlow parses the level with istringstream >> int64: leading blanks and a sign are read,
+// trailing text ignored, unparsable or overflowing text is 0; FATAL (3) always prints, so 4 acts
+// like 3.
+INSTANTIATE_TEST_SUITE_P(
+    Values, LogLevel,
+    ::testing::Values(LevelCase{"0", std::nullopt}, LevelCase{"", std::nullopt},
+                      LevelCase{"abc", std::nullopt}, LevelCase{"-1", std::nullopt},
+                      LevelCase{"1", Severity::info}, LevelCase{"2", Severity::warning},
+                      LevelCase{"3", Severity::warning}, LevelCase{" 3", Severity::warning},
+                      LevelCase{"2abc", Severity::warning}, LevelCase{"+2", Severity::warning},
+                      LevelCase{"4", Severity::warning},
+                      LevelCase{"99999999999999999999999", std::nullopt}));
+
+TEST(LogLevel, EvidenceNamesTheHiddenLinesAndTheSource) {
+  const auto findings = run(with_env({{"TF_CPP_MIN_LOG_LEVEL", "2"}}));
+  const Finding* f = find(findings, "env.log_level_hides_errors");
+  ASSERT_NE(f, nullptr);
+  EXPECT_NE(f->title.find("INFO, WARNING"), std::string::npos) << f->title;
+  EXPECT_EQ(f->evidence.front(), "TF_CPP_MIN_LOG_LEVEL=2");
+  bool names_dso_warning = false;
+  bool names_source = false;
+  for (const auto& e : f->evidence) {
+    names_dso_warning |= e.find("Could not load dynamic library") != std::string::npos;
+    names_source |= e.find("logging.cc") != std::string::npos;
+  }
+  EXPECT_TRUE(names_dso_warning);
+  EXPECT_TRUE(names_source);
+  ASSERT_FALSE(f->fix.empty());
+  EXPECT_NE(f->fix[0].find("unset TF_CPP_MIN_LOG_LEVEL"), std::string::npos);
+}
+
+TEST(LogLevel, WindowsFixUsesWindowsShells) {
+  const auto findings = run(with_env({{"TF_CPP_MIN_LOG_LEVEL", "3"}}, "windows"));
+  const Finding* f = find(findings, "env.log_level_hides_errors");
+  ASSERT_NE(f, nullptr);
+  EXPECT_NE(f->fix[0].find("Remove-Item Env:TF_CPP_MIN_LOG_LEVEL"), std::string::npos);
+}
+
+TEST(LogLevel, SpeaksChinese) {
+  const auto findings = run(with_env({{"TF_CPP_MIN_LOG_LEVEL", "3"}}), kb::Lang::zh);
+  const Finding* f = find(findings, "env.log_level_hides_errors");
+  ASSERT_NE(f, nullptr);
+  EXPECT_NE(f->title.find("屏蔽"), std::string::npos) << f->title;
+}
+
+// ---- gpu.not_visible from CUDA_VISIBLE_DEVICES -----------------------------------------------
+
+struct VisibleCase {
+  const char* name;
+  const char* value;
+  int gpu_count;  // 0: GPU facts unknown
+  std::optional<Severity> expected;
+};
+
+class VisibleDevices : public ::testing::TestWithParam<VisibleCase> {};
+
+TEST_P(VisibleDevices, FollowsCudaEnumerationRules) {
+  Facts facts = with_env({{"CUDA_VISIBLE_DEVICES", GetParam().value}});
+  for (int i = 0; i < GetParam().gpu_count; ++i) {
+    GpuFact gpu;
+    gpu.index = i;
+    gpu.uuid = "GPU-1234abcd-000" + std::to_string(i);
+    facts.gpus.push_back(gpu);
+  }
+  const auto findings = run(facts);
+  const Finding* f = find(findings, "gpu.not_visible");
+  if (!GetParam().expected) {
+    EXPECT_EQ(f, nullptr);
+    return;
+  }
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->severity, *GetParam().expected);
+  EXPECT_EQ(f->layer, Layer::hardware);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Values, VisibleDevices,
+    ::testing::Values(VisibleCase{"empty", "", 0, Severity::error},
+                      VisibleCase{"blank", "  ", 2, Severity::error},
+                      VisibleCase{"minus_one", "-1", 0, Severity::error},
+                      VisibleCase{"text", "none", 0, Severity::error},
+                      VisibleCase{"index_unknown_count", "3", 0, std::nullopt},
+                      VisibleCase{"index_in_range", "1", 2, std::nullopt},
+                      VisibleCase{"index_out_of_range", "2", 2, Severity::error},
+                      VisibleCase{"list", "0,1", 2, std::nullopt},
+                      VisibleCase{"spaces", "0, 1", 2, std::nullopt},
+                      VisibleCase{"tail_ignored", "0,-1,1", 2, Severity::warning},
+                      VisibleCase{"tail_out_of_range", "1,5", 2, Severity::warning},
+                      VisibleCase{"uuid_prefix", "GPU-1234abcd-0001", 2, std::nullopt},
+                      VisibleCase{"uuid_unknown_facts", "GPU-ffff", 0, std::nullopt},
+                      VisibleCase{"uuid_absent", "GPU-ffff", 2, Severity::error},
+                      VisibleCase{"mig", "MIG-abcd", 2, std::nullopt},
+                      VisibleCase{"huge_index", "99999999999999999999", 0, Severity::error}),
+    [](const auto& info) { return std::string(info.param.name); });
+
+TEST(VisibleDevices, UnsetMeansEveryGpu) {
+  const auto findings = run(with_env({}));
+  EXPECT_EQ(find(findings, "gpu.not_visible"), nullptr);
+}
+
+TEST(VisibleDevices, TitleSaysWhatStaysVisible) {
+  Facts facts = with_env({{"CUDA_VISIBLE_DEVICES", "0,x,1"}});
+  const auto findings = run(facts);
+  const Finding* f = find(findings, "gpu.not_visible");
+  ASSERT_NE(f, nullptr);
+  EXPECT_NE(f->title.find("only 0 visible"), std::string::npos) << f->title;
+  EXPECT_NE(f->title.find("\"x\""), std::string::npos) << f->title;
+}
+
+// ---- ordering and summary --------------------------------------------------------------------
+
+TEST(Checks, FindingsComeInFaultTreeOrder) {
+  const auto findings =
+      run(with_env({{"TF_CPP_MIN_LOG_LEVEL", "3"}, {"CUDA_VISIBLE_DEVICES", "-1"}}));
+  ASSERT_EQ(findings.size(), 2u);
+  EXPECT_EQ(findings[0].id, "gpu.not_visible");
+  EXPECT_EQ(findings[1].id, "env.log_level_hides_errors");
+  const Summary s = summarize(with_env({}), findings);
+  EXPECT_EQ(s.errors, 1);
+  EXPECT_EQ(s.warnings, 1);
+  EXPECT_FALSE(s.gpu_ready);
+}
+
+TEST(Checks, GpuReadyNeedsAGpuFrameworkAGpuAndADriverAndNoError) {
+  Facts facts = with_env({});
+  facts.gpus.push_back(GpuFact{});
+  facts.driver = DriverFacts{true, "550.54", "12.4", std::nullopt};
+  PythonEnvFact env;
+  env.frameworks.push_back(FrameworkFact{"torch", "torch", "2.3.0", true, "12.1", "8.9"});
+  facts.python_envs.push_back(env);
+  EXPECT_TRUE(summarize(facts, {}).gpu_ready);
+  Finding error;
+  error.severity = Severity::error;
+  EXPECT_FALSE(summarize(facts, {error}).gpu_ready);
+  facts.python_envs[0].frameworks[0].gpu_build = false;
+  EXPECT_FALSE(summarize(facts, {}).gpu_ready);
+}
+
+TEST(Checks, AnIdOutsideTheTaxonomyIsRefused) {
+  const Facts facts = with_env({});
+  const CheckContext context(facts, testing::embedded_kb(), testing::messages());
+  EXPECT_FALSE(context.finding("made.up", Severity::error, "x"));
+  EXPECT_TRUE(context.finding("gpu.none", Severity::error, "x"));
+}
+
+TEST(Checks, ABrokenKnowledgeBaseIsAnErrorNotACrash) {
+  auto kb = kb::Kb::from_files({{"taxonomy.csv", "id,layer,meaning,source\n"},
+                                {"tf_log_levels.csv", "level,hidden,severity,source\n0,,bogus,x\n"},
+                                {"messages/en.csv", "key,text\n"}});
+  ASSERT_TRUE(kb);
+  auto messages = kb::Messages::load(*kb, kb::Lang::en);
+  ASSERT_TRUE(messages);
+  const Facts facts = with_env({{"TF_CPP_MIN_LOG_LEVEL", "0"}});
+  const CheckContext context(facts, *kb, *messages);
+  const auto findings = run_checks(context);
+  ASSERT_FALSE(findings);
+  EXPECT_NE(findings.error().message.find("bogus"), std::string::npos) << findings.error().message;
+}
+
+}  // namespace
+}  // namespace gpuvet::checks

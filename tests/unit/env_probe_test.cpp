@@ -1,0 +1,61 @@
+#include <gtest/gtest.h>
+
+#include "probes/probes.hpp"
+#include "test_support.hpp"
+
+namespace gpuvet::probes {
+namespace {
+
+Facts probe(const sys::Snapshot& snapshot) {
+  const sys::ReplaySystem system(snapshot);
+  return collect_facts(system);
+}
+
+TEST(EnvProbe, KeepsTheGpuStackVariablesAndDropsTheRest) {
+  const Facts f =
+      probe(testing::linux_snapshot({{"env",
+                                      {{"PATH", "/usr/local/cuda/bin:/usr/bin"},
+                                       {"LD_LIBRARY_PATH", "/usr/local/cuda/lib64:/opt/lib"},
+                                       {"CUDA_VISIBLE_DEVICES", "0"},
+                                       {"TF_CPP_MIN_LOG_LEVEL", "2"},
+                                       {"XLA_FLAGS", "--xla_gpu_cuda_data_dir=/usr/local/cuda"},
+                                       {"CONDA_PREFIX", "/opt/conda/envs/tf"},
+                                       {"GITHUB_TOKEN", "ghp_secret"},
+                                       {"SHELL", "/bin/bash"}}}}));
+  const auto& v = f.env.variables;
+  EXPECT_EQ(v.at("CUDA_VISIBLE_DEVICES"), "0");
+  EXPECT_EQ(v.at("TF_CPP_MIN_LOG_LEVEL"), "2");
+  EXPECT_EQ(v.at("XLA_FLAGS"), "--xla_gpu_cuda_data_dir=/usr/local/cuda");
+  EXPECT_EQ(v.at("CONDA_PREFIX"), "/opt/conda/envs/tf");
+  EXPECT_FALSE(v.contains("GITHUB_TOKEN"));
+  EXPECT_FALSE(v.contains("SHELL"));
+  EXPECT_EQ(f.env.path, (std::vector<std::string>{"/usr/local/cuda/bin", "/usr/bin"}));
+  EXPECT_EQ(f.env.ld_library_path, (std::vector<std::string>{"/usr/local/cuda/lib64", "/opt/lib"}));
+}
+
+TEST(EnvProbe, WindowsPathSplitsOnSemicolons) {
+  const Facts f =
+      probe(testing::windows_snapshot({{"env",
+                                        {{"Path",
+                                          "C:\\Program Files\\NVIDIA GPU Computing "
+                                          "Toolkit\\CUDA\\v9.0\\bin;C:\\Windows\\system32"}}}}));
+  ASSERT_EQ(f.env.path.size(), 2u);
+  EXPECT_EQ(f.env.path[0], "C:\\Program Files\\NVIDIA GPU Computing Toolkit\\CUDA\\v9.0\\bin");
+  EXPECT_TRUE(f.env.ld_library_path.empty());
+}
+
+TEST(EnvProbe, CredentialsInsideKeptValuesAreScrubbed) {
+  const Facts f = probe(testing::linux_snapshot(
+      {{"env", {{"CONDA_CHANNEL_URL", "https://user:pass@conda.example.org/channel"}}}}));
+  EXPECT_EQ(f.env.variables.at("CONDA_CHANNEL_URL"),
+            "https://<redacted>@conda.example.org/channel");
+}
+
+TEST(EnvProbe, AnUnsetPathIsEmptyNotGuessed) {
+  const Facts f = probe(testing::linux_snapshot());
+  EXPECT_TRUE(f.env.path.empty());
+  EXPECT_TRUE(f.env.variables.empty());
+}
+
+}  // namespace
+}  // namespace gpuvet::probes

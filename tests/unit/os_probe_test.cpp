@@ -1,0 +1,110 @@
+#include <gtest/gtest.h>
+
+#include "probes/probes.hpp"
+#include "test_support.hpp"
+
+namespace gpuvet::probes {
+namespace {
+
+using nlohmann::json;
+
+constexpr const char* kDebianRelease =
+    "PRETTY_NAME=\"Debian GNU/Linux 12 (bookworm)\"\n"
+    "NAME=\"Debian GNU/Linux\"\n"
+    "VERSION_ID=\"12\"\n"
+    "VERSION=\"12 (bookworm)\"\n"
+    "VERSION_CODENAME=bookworm\n"
+    "ID=debian\n";
+
+Facts probe(const sys::Snapshot& snapshot) {
+  const sys::ReplaySystem system(snapshot);
+  return collect_facts(system);
+}
+
+TEST(OsRelease, ParsesShellStyleAssignments) {
+  const auto pairs = parse_os_release(
+      "# comment\nNAME='Ubuntu'\nVERSION_ID=\"22.04\"\n\nBROKEN\n=x\nX=\"a \\\"b\\\"\"\n");
+  ASSERT_EQ(pairs.size(), 3u);
+  EXPECT_EQ(pairs[0], (std::pair<std::string, std::string>{"NAME", "Ubuntu"}));
+  EXPECT_EQ(pairs[1].second, "22.04");
+  EXPECT_EQ(pairs[2].second, "a \"b\"");
+}
+
+TEST(OsProbe, LinuxDistributionFromOsRelease) {
+  const Facts f = probe(testing::linux_snapshot(
+      {{"host", {{"os_name", "Linux"}, {"os_version", "6.1.0-13-amd64"}, {"arch", "x86_64"}}},
+       {"files", {{"/etc/os-release", {{"text", kDebianRelease}}}}}}));
+  EXPECT_EQ(f.os.family, "linux");
+  EXPECT_EQ(f.os.name, "Debian GNU/Linux 12 (bookworm)");
+  EXPECT_EQ(f.os.version, "12");
+  EXPECT_EQ(f.os.release, "bookworm");
+  EXPECT_EQ(f.os.kernel, "6.1.0-13-amd64");
+  EXPECT_EQ(f.os.arch, "x86_64");
+  EXPECT_FALSE(f.os.wsl);
+  EXPECT_FALSE(f.os.container);
+}
+
+TEST(OsProbe, FallsBackToUsrLibOsReleaseThenToTheKernelName) {
+  const Facts fallback = probe(testing::linux_snapshot(
+      {{"files", {{"/usr/lib/os-release", {{"text", "NAME=Fedora\nVERSION_ID=39\n"}}}}}}));
+  EXPECT_EQ(fallback.os.name, "Fedora");
+  EXPECT_EQ(fallback.os.version, "39");
+  const Facts bare = probe(testing::linux_snapshot({{"host", {{"os_name", "Linux"}}}}));
+  EXPECT_EQ(bare.os.name, "Linux");
+  EXPECT_FALSE(bare.os.version) << "unknown, not guessed";
+}
+
+TEST(OsProbe, RecognisesWsl2) {
+  const Facts by_kernel = probe(testing::linux_snapshot(
+      {{"files",
+        {{"/proc/sys/kernel/osrelease", {{"text", "5.15.153.1-microsoft-standard-WSL2\n"}}}}}}));
+  EXPECT_TRUE(by_kernel.os.wsl);
+  const Facts by_env =
+      probe(testing::linux_snapshot({{"env", {{"WSL_DISTRO_NAME", "Ubuntu-22.04"}}}}));
+  EXPECT_TRUE(by_env.os.wsl);
+  const Facts by_host = probe(testing::linux_snapshot({{"host", {{"wsl", true}}}}));
+  EXPECT_TRUE(by_host.os.wsl);
+}
+
+struct ContainerCase {
+  const char* name;
+  json extra;
+  const char* expected;
+};
+
+class OsProbeContainer : public ::testing::TestWithParam<ContainerCase> {};
+
+TEST_P(OsProbeContainer, IsRecognised) {
+  const Facts f = probe(testing::linux_snapshot(GetParam().extra));
+  ASSERT_TRUE(f.os.container);
+  EXPECT_EQ(*f.os.container, GetParam().expected);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Signals, OsProbeContainer,
+    ::testing::Values(
+        ContainerCase{"dockerenv", {{"files", {{"/.dockerenv", {{"size", 0}}}}}}, "docker"},
+        ContainerCase{"podman", {{"files", {{"/run/.containerenv", {{"size", 0}}}}}}, "podman"},
+        ContainerCase{"env", {{"env", {{"container", "systemd-nspawn"}}}}, "systemd-nspawn"},
+        ContainerCase{
+            "kubernetes", {{"env", {{"KUBERNETES_SERVICE_HOST", "10.0.0.1"}}}}, "kubernetes"},
+        ContainerCase{
+            "cgroup",
+            {{"files", {{"/proc/1/cgroup", {{"text", "0::/kubepods/besteffort/pod1\n"}}}}}},
+            "kubernetes"},
+        ContainerCase{"lxc", {{"files", {{"/proc/1/cgroup", {{"text", "0::/lxc/ct1\n"}}}}}}, "lxc"},
+        ContainerCase{"host", {{"host", {{"container", "docker"}}}}, "docker"}),
+    [](const auto& info) { return std::string(info.param.name); });
+
+TEST(OsProbe, WindowsFromTheHostAnswers) {
+  const Facts f = probe(testing::windows_snapshot());
+  EXPECT_EQ(f.os.family, "windows");
+  EXPECT_EQ(f.os.name, "Windows 10 Pro");
+  EXPECT_EQ(f.os.version, "10.0.18363");
+  EXPECT_EQ(f.os.release, "1909");
+  EXPECT_FALSE(f.os.kernel);
+  EXPECT_FALSE(f.os.container);
+}
+
+}  // namespace
+}  // namespace gpuvet::probes
