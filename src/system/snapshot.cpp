@@ -41,6 +41,8 @@ json to_json(const HostInfo& h) {
 
 json to_json(const ElfInfo& e) {
   json j = json::object();
+  put(j, "bits", e.bits);
+  put(j, "machine", e.machine);
   put(j, "soname", e.soname);
   if (!e.needed.empty()) j["needed"] = e.needed;
   if (!e.runpath.empty()) j["runpath"] = e.runpath;
@@ -175,6 +177,14 @@ std::optional<std::string> opt_string(const json& object, const char* key,
   return get_string(*m, child(where, key));
 }
 
+std::optional<int> opt_small_int(const json& object, const char* key, const std::string& where) {
+  const json* m = member(object, key);
+  if (!m) return std::nullopt;
+  const std::int64_t value = get_int(*m, child(where, key));
+  if (value < 0 || value > 65535) fail(child(where, key), "out of range");
+  return static_cast<int>(value);
+}
+
 bool opt_bool(const json& object, const char* key, const std::string& where) {
   const json* m = member(object, key);
   return m ? get_bool(*m, child(where, key)) : false;
@@ -227,7 +237,8 @@ FileEntry file_from(const json& j, const std::string& where) {
   if (const json* m = member(j, "elf")) {
     const std::string here = child(where, "elf");
     expect_object(*m, here);
-    f.elf = ElfInfo{opt_string(*m, "soname", here), string_list(*m, "needed", here),
+    f.elf = ElfInfo{opt_small_int(*m, "bits", here),  opt_small_int(*m, "machine", here),
+                    opt_string(*m, "soname", here),   string_list(*m, "needed", here),
                     string_list(*m, "runpath", here), string_list(*m, "rpath", here)};
   }
   return f;

@@ -35,8 +35,11 @@ struct DirEntry {
   bool operator==(const DirEntry&) const = default;
 };
 
-// The dynamic section of an ELF shared object.
+// What the dynamic loader reads of an ELF file: its class and machine (ld.so skips a library
+// built for another one) and its dynamic section.
 struct ElfInfo {
+  std::optional<int> bits;     // 32 or 64 (EI_CLASS)
+  std::optional<int> machine;  // e_machine: 62 x86-64, 183 AArch64, 3 i386 ...
   std::optional<std::string> soname;
   std::vector<std::string> needed;
   std::vector<std::string> runpath;

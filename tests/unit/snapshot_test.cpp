@@ -25,7 +25,7 @@ json full_document() {
       "C:/CUDA/v10.1/version.txt": {"text": "CUDA Version 10.1.243\n"},
       "C:/CUDA/v10.1/bin/cudart64_101.dll": {"size": 435200},
       "C:/Windows/System32/cudnn64_7.dll": {"size": 1, "pe": {"file_version": "6.14.11.10000"}},
-      "/usr/lib/libcudnn.so.8.9.7": {"elf": {"soname": "libcudnn.so.8", "needed": ["libc.so.6"],
+      "/usr/lib/libcudnn.so.8.9.7": {"elf": {"bits": 64, "machine": 62, "soname": "libcudnn.so.8", "needed": ["libc.so.6"],
                                             "runpath": ["$ORIGIN"]}},
       "/usr/local/cuda": {"link": "/usr/local/cuda-12.2", "dir": true},
       "/dev/nvidia0": {"other": true, "error": "Permission denied"},
@@ -53,6 +53,8 @@ TEST(Snapshot, ReadsEverySectionOfTheContract) {
   EXPECT_EQ(s->env.at("CUDA_PATH"), "C:\\CUDA\\v10.1");
   EXPECT_EQ(s->files.at("C:/CUDA/v10.1/bin/cudart64_101.dll").size, 435200u);
   EXPECT_EQ(s->files.at("C:/Windows/System32/cudnn64_7.dll").pe->file_version, "6.14.11.10000");
+  EXPECT_EQ(s->files.at("/usr/lib/libcudnn.so.8.9.7").elf->bits, 64);
+  EXPECT_EQ(s->files.at("/usr/lib/libcudnn.so.8.9.7").elf->machine, 62);
   EXPECT_EQ(s->files.at("/usr/lib/libcudnn.so.8.9.7").elf->runpath,
             std::vector<std::string>{"$ORIGIN"});
   EXPECT_EQ(std::get<std::int64_t>(
@@ -140,6 +142,10 @@ INSTANTIATE_TEST_SUITE_P(
                  R"({"schema": "gpuvet.snapshot/1", "host": {"os": "windows"},
                      "registry": {"HKLM/X": {"v": true}}})",
                  "registry.HKLM/X.v"},
+        BadInput{"elf_bits",
+                 R"({"schema": "gpuvet.snapshot/1", "host": {"os": "linux"},
+                     "files": {"/a": {"elf": {"bits": -64}}}})",
+                 "files./a.elf.bits: out of range"},
         BadInput{"elf_needed",
                  R"({"schema": "gpuvet.snapshot/1", "host": {"os": "linux"},
                      "files": {"/a": {"elf": {"needed": "libc"}}}})",
