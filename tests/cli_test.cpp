@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
@@ -96,10 +97,25 @@ TEST(Cli, BadSnapshotsAreOneLineNamingTheFileAndExitTwo) {
 }
 
 TEST(Cli, ExitStatusFollowsTheWorstFinding) {
-  EXPECT_EQ(gpuvet("check --json").status, 0);
-  EXPECT_EQ(gpuvet("check --json", "TF_CPP_MIN_LOG_LEVEL=3").status, 0)
+  testing::TempDir dir;
+  const auto snapshot = [&](const std::string& name, const std::string& env) {
+    return dir.file(
+        name, R"({"schema": "gpuvet.snapshot/1", "host": {"os": "linux"}, "env": )" + env + "}");
+  };
+  EXPECT_EQ(gpuvet("check --snapshot " + snapshot("clean.json", "{}")).status, 0);
+  EXPECT_EQ(
+      gpuvet("check --snapshot " + snapshot("warning.json", R"({"TF_CPP_MIN_LOG_LEVEL": "3"})"))
+          .status,
+      0)
       << "a warning is not an error";
-  EXPECT_EQ(gpuvet("check --json", "CUDA_VISIBLE_DEVICES=-1").status, 1);
+  EXPECT_EQ(
+      gpuvet("check --snapshot " + snapshot("error.json", R"({"CUDA_VISIBLE_DEVICES": "-1"})"))
+          .status,
+      1);
+  // Live, whatever this machine is: 1 exactly when the report counts an error.
+  const Outcome live = gpuvet("check --json");
+  const auto doc = nlohmann::json::parse(live.out);
+  EXPECT_EQ(live.status, doc["summary"]["errors"].get<int>() > 0 ? 1 : 0);
 }
 
 TEST(Cli, CheckIsTheDefaultVerb) {
@@ -196,6 +212,72 @@ INSTANTIATE_TEST_SUITE_P(Files, RoundTrip,
                              c = std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
                            return n;
                          });
+
+// A real driver is not on this machine; fake ones built by the tests stand in for it.
+std::string fake_driver(const std::string& behaviour) {
+  return "LD_LIBRARY_PATH=" + std::string(GPUVET_FAKE_DRIVER_DIR) + "/" + behaviour;
+}
+
+TEST(CliDriver, AWorkingDriverGivesTheGpuFacts) {
+  const Outcome run = gpuvet("check --json", fake_driver("working"));
+  const auto doc = nlohmann::json::parse(run.out);
+  EXPECT_EQ(doc["facts"]["driver"]["installed"], true);
+  EXPECT_EQ(doc["facts"]["driver"]["version"], "550.54.15");
+  EXPECT_EQ(doc["facts"]["gpus"][0]["name"], "NVIDIA GeForce RTX 3060");
+  EXPECT_EQ(doc["facts"]["gpus"][0]["compute_capability"], "8.6");
+  for (const auto& f : doc["findings"]) {
+    EXPECT_NE(f["id"], "gpu.none") << "the driver sees a GPU";
+    EXPECT_NE(f["id"], "driver.missing");
+  }
+}
+
+TEST(CliDriver, ACrashingOrHangingDriverNeverTakesGpuvetDown) {
+  for (const std::string behaviour : {"crash", "hang"}) {
+    const Outcome run =
+        gpuvet("check --json", fake_driver(behaviour) + " GPUVET_NATIVE_TIMEOUT_MS=1500");
+    ASSERT_LE(run.status, 1) << behaviour << ": " << run.err;
+    const auto doc = nlohmann::json::parse(run.out);
+    const std::string error = doc["facts"]["driver"]["error"].get<std::string>();
+    EXPECT_TRUE(error.find("crashed") != std::string::npos ||
+                error.find("exited with status") != std::string::npos ||
+                error.find("hung") != std::string::npos)
+        << behaviour << ": " << error;
+  }
+}
+
+TEST(CliDriver, NativeAnswersSurviveTheSnapshotRoundTrip) {
+  testing::TempDir dir;
+  const std::string env = fake_driver("working");
+  const Outcome live = gpuvet("check --json", env);
+  const Outcome snap = gpuvet("snapshot -o " + dir.path() + "/s.json", env);
+  ASSERT_EQ(snap.status, 0) << snap.err;
+  const Outcome replay = gpuvet("check --json --snapshot " + dir.path() + "/s.json");
+  EXPECT_EQ(nlohmann::json::parse(live.out)["facts"], nlohmann::json::parse(replay.out)["facts"]);
+  EXPECT_EQ(nlohmann::json::parse(live.out)["findings"],
+            nlohmann::json::parse(replay.out)["findings"]);
+}
+
+// On this build machine (a container with a CUDA toolkit and its stub libcuda, no GPU and no
+// driver) the root cause is the missing GPU, not a driver to install.
+TEST(LiveMachine, NoGpuIsTheRootNotTheDriver) {
+  const Outcome run = gpuvet("check --json");
+  const auto doc = nlohmann::json::parse(run.out);
+  if (!doc["facts"]["hardware"]["pci_gpus"].empty() || doc["facts"]["driver"].is_null() ||
+      doc["facts"]["driver"]["installed"] == true) {
+    GTEST_SKIP() << "this machine has a GPU or a driver: not the toolkit-only build machine";
+  }
+  std::vector<std::string> ids;
+  for (const auto& f : doc["findings"])
+    ids.push_back(f["id"]);
+  EXPECT_NE(std::find(ids.begin(), ids.end(), "gpu.none"), ids.end());
+  EXPECT_EQ(std::find(ids.begin(), ids.end(), "driver.missing"), ids.end());
+  EXPECT_EQ(run.status, 1);
+  const auto& stubs = doc["facts"]["driver"]["stub_libraries"];
+  if (!stubs.empty()) {
+    EXPECT_EQ(doc["facts"]["driver"]["stub_cuinit_code"], 34) << "cuInit of the stub";
+    EXPECT_EQ(stubs.size(), 1u) << "one stub, not one per link to it";
+  }
+}
 
 TEST(Cli, SnapshotToAnUnwritablePlaceIsAnError) {
   const Outcome run = gpuvet("snapshot -o /nonexistent-dir/x.json");

@@ -34,6 +34,7 @@ Result<Finding> CheckContext::finding(std::string_view id, Severity severity,
 
 const std::vector<Check>& all_checks() {
   static const std::vector<Check> checks = {
+      {"gpu_and_driver", check_gpu_and_driver},
       {"visible_devices", check_visible_devices},
       {"log_level", check_log_level},
   };
@@ -68,7 +69,7 @@ Summary summarize(const Facts& facts, const std::vector<Finding>& findings) {
                            [](const FrameworkFact& f) { return f.gpu_build.value_or(false); });
       });
   s.gpu_ready = s.errors == 0 && has_gpu_framework && !facts.gpus.empty() && facts.driver &&
-                facts.driver->installed;
+                facts.driver->installed.value_or(false);
   return s;
 }
 

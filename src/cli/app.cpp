@@ -8,6 +8,7 @@
 #include <cstdlib>
 
 #include "cli/terminal.hpp"
+#include "gpu/native_query.hpp"
 #include "probes/probes.hpp"
 #include "system/recording_system.hpp"
 #include "system/replay_system.hpp"
@@ -55,6 +56,18 @@ const char* env_or_null(const char* name) {
   return value && *value ? value : nullptr;
 }
 
+// Native driver queries run in a child copy of this executable, stopped after a deadline
+// (GPUVET_NATIVE_TIMEOUT_MS, default 10 s).
+sys::LiveOptions live_options() {
+  sys::LiveOptions options;
+  options.native_helper = current_executable();
+  if (const char* ms = env_or_null("GPUVET_NATIVE_TIMEOUT_MS")) {
+    const long long value = std::atoll(ms);
+    if (value > 0) options.native_timeout = std::chrono::milliseconds(value);
+  }
+  return options;
+}
+
 int run_check(const CheckOptions& options) {
   const auto started = std::chrono::steady_clock::now();
   const std::string format = options.json ? "json" : options.format;
@@ -71,7 +84,7 @@ int run_check(const CheckOptions& options) {
     if (!snapshot) return fail(snapshot.error().message);
     system = std::make_unique<sys::ReplaySystem>(std::move(*snapshot));
   } else {
-    system = sys::make_live_system();
+    system = sys::make_live_system(live_options());
   }
   auto report = diagnose(*system, *kb, *messages);
   if (!report) return fail(report.error().message);
@@ -91,7 +104,7 @@ int run_check(const CheckOptions& options) {
 }
 
 int run_snapshot(const SnapshotOptions& options) {
-  const auto live = sys::make_live_system();
+  const auto live = sys::make_live_system(live_options());
   const sys::RecordingSystem recorder(*live);
   probes::collect_facts(recorder);
   const sys::Snapshot snapshot = recorder.redacted_snapshot(utc_now_iso8601());
@@ -169,6 +182,11 @@ int run(std::vector<std::string> args) {
   snapshot_cmd->add_option("-o,--output", snapshot.output,
                            "Write to FILE (gzip-compressed when it ends in .gz; default: stdout)");
 
+  // Hidden: the child process of a native query (see gpu/native_query.hpp).
+  std::string native_library;
+  CLI::App* native_cmd = app.add_subcommand(gpu::kNativeQueryVerb, "")->group("");
+  native_cmd->add_option("--load", native_library);
+
   args = with_default_verb(std::move(args));
   std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 parses a reversed list
   try {
@@ -183,6 +201,12 @@ int run(std::vector<std::string> args) {
     return fail(fmt::format("{} (see gpuvet --help)", e.what()));
   }
   if (*snapshot_cmd) return run_snapshot(snapshot);
+  if (*native_cmd) {
+    print(std::string("@result\n") +
+          gpu::run_native_query(
+              native_library.empty() ? std::nullopt : std::optional<std::string>(native_library)));
+    return kExitOk;
+  }
   return run_check(check);
 }
 

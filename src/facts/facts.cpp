@@ -37,7 +37,8 @@ json to_json(const GpuFact& g) {
           {"pci_id", or_null(g.pci_id)},
           {"compute_capability", or_null(g.compute_capability)},
           {"memory_mib", or_null(g.memory_mib)},
-          {"driver_model", or_null(g.driver_model)}};
+          {"driver_model", or_null(g.driver_model)},
+          {"compute_mode", or_null(g.compute_mode)}};
 }
 
 json to_json(const FrameworkFact& f) {
@@ -51,13 +52,22 @@ json to_json(const FrameworkFact& f) {
 
 json to_json(const CudaToolkitFact& t) {
   return {{"version", or_null(t.version)},
+          {"version_source", or_null(t.version_source)},
           {"root", t.root},
           {"on_path", t.on_path},
-          {"source", t.source}};
+          {"source", t.source},
+          {"libraries", t.libraries},
+          {"libdevice", t.libdevice},
+          {"ptxas", t.ptxas}};
 }
 
 json to_json(const CudnnFact& c) {
-  return {{"version", or_null(c.version)}, {"location", c.location}, {"source", c.source}};
+  return {{"version", or_null(c.version)},
+          {"location", c.location},
+          {"source", c.source},
+          {"header_version", or_null(c.header_version)},
+          {"library_version", or_null(c.library_version)},
+          {"libraries", c.libraries}};
 }
 
 json to_json(const PythonEnvFact& p);
@@ -83,18 +93,37 @@ json to_json(const PythonEnvFact& p) {
 json facts_to_json(const Facts& facts) {
   json driver = nullptr;
   if (facts.driver) {
-    driver = {{"installed", facts.driver->installed},
-              {"version", or_null(facts.driver->version)},
-              {"cuda_driver_version", or_null(facts.driver->cuda_driver_version)},
-              {"error", or_null(facts.driver->error)}};
+    const DriverFacts& d = *facts.driver;
+    driver = {{"installed", or_null(d.installed)},
+              {"version", or_null(d.version)},
+              {"cuda_driver_version", or_null(d.cuda_driver_version)},
+              {"error", or_null(d.error)},
+              {"nvidia_module_loaded", d.nvidia_module_loaded},
+              {"nouveau_loaded", d.nouveau_loaded},
+              {"kernel_module_version", or_null(d.kernel_module_version)},
+              {"libcuda", or_null(d.libcuda)},
+              {"cuinit_code", or_null(d.cuinit_code)},
+              {"stub_libraries", d.stub_libraries},
+              {"stub_cuinit_code", or_null(d.stub_cuinit_code)},
+              {"wsl_libcuda", d.wsl_libcuda},
+              {"ld_cache_libcuda", or_null(d.ld_cache_libcuda)}};
   }
-  return {{"os", to_json(facts.os)},
-          {"env", to_json(facts.env)},
-          {"driver", driver},
-          {"gpus", list(facts.gpus)},
-          {"cuda_toolkits", list(facts.cuda_toolkits)},
-          {"cudnn", list(facts.cudnn)},
-          {"python_envs", list(facts.python_envs)}};
+  json pci = json::array();
+  for (const auto& g : facts.hardware.pci_gpus) {
+    pci.push_back({{"address", g.address},
+                   {"pci_id", g.pci_id},
+                   {"class", g.class_code},
+                   {"kernel_driver", or_null(g.kernel_driver)}});
+  }
+  const json hardware = {
+      {"pci_scanned", facts.hardware.pci_scanned},
+      {"pci_gpus", pci},
+      {"device_nodes", facts.hardware.device_nodes},
+      {"nvidia_visible_devices", or_null(facts.hardware.nvidia_visible_devices)}};
+  return {{"os", to_json(facts.os)},    {"env", to_json(facts.env)},
+          {"hardware", hardware},       {"driver", driver},
+          {"gpus", list(facts.gpus)},   {"cuda_toolkits", list(facts.cuda_toolkits)},
+          {"cudnn", list(facts.cudnn)}, {"python_envs", list(facts.python_envs)}};
 }
 
 }  // namespace gpuvet

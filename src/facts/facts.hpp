@@ -31,10 +31,38 @@ struct EnvFacts {
 };
 
 struct DriverFacts {
-  bool installed = false;
+  std::optional<bool> installed;  // null: not asked (e.g. a snapshot without native answers)
   std::optional<std::string> version;
   std::optional<std::string> cuda_driver_version;
   std::optional<std::string> error;
+  // The kernel side (Linux): /proc/modules and /proc/driver/nvidia/version.
+  bool nvidia_module_loaded = false;
+  bool nouveau_loaded = false;
+  std::optional<std::string> kernel_module_version;
+  // The user side: which libcuda.so.1 the loader chose and what its cuInit answered (CUresult).
+  std::optional<std::string> libcuda;
+  std::optional<int> cuinit_code;
+  // The CUDA toolkits' stub libcuda.so files, and what the first one's cuInit answered.
+  std::vector<std::string> stub_libraries;
+  std::optional<int> stub_cuinit_code;
+  // WSL2: the Windows driver's libcuda in /usr/lib/wsl/lib, and what the loader cache lists first.
+  bool wsl_libcuda = false;
+  std::optional<std::string> ld_cache_libcuda;
+};
+
+// An NVIDIA display or 3D controller on the PCI bus, found before asking any driver.
+struct PciGpuFact {
+  std::string address;                       // "0000:01:00.0"
+  std::string pci_id;                        // "10DE:2504"
+  std::string class_code;                    // "0x030000"
+  std::optional<std::string> kernel_driver;  // the driver bound to it: nvidia, nouveau, vfio-pci
+};
+
+struct HardwareFacts {
+  bool pci_scanned = false;  // /sys/bus/pci/devices could be listed
+  std::vector<PciGpuFact> pci_gpus;
+  std::vector<std::string> device_nodes;              // /dev/nvidia*, /dev/dxg
+  std::optional<std::string> nvidia_visible_devices;  // the NVIDIA container runtime's variable
 };
 
 struct GpuFact {
@@ -45,19 +73,29 @@ struct GpuFact {
   std::optional<std::string> compute_capability;
   std::optional<std::int64_t> memory_mib;
   std::optional<std::string> driver_model;
+  std::optional<std::string> compute_mode;  // Default | Exclusive_Process | Prohibited ...
 };
 
 struct CudaToolkitFact {
   std::optional<std::string> version;
-  std::string root;
-  bool on_path = false;
-  std::string source;  // CUDA_PATH | registry | path | default-location | pip | conda
+  std::optional<std::string> version_source;  // version.json | version.txt | cuda.h | dist-info
+  std::string root;                           // the real directory, links resolved
+  bool on_path = false;                       // its bin directory is on PATH
+  // How it was found: CUDA_HOME | CUDA_PATH | CUDA_ROOT | registry | path | default-location |
+  // pip | conda.
+  std::string source;
+  std::vector<std::string> libraries;  // of cudart, cublas, ... nvJitLink: those with a lib*.so*
+  bool libdevice = false;              // nvvm/libdevice/libdevice.10.bc
+  bool ptxas = false;                  // bin/ptxas
 };
 
 struct CudnnFact {
   std::optional<std::string> version;
-  std::string location;
-  std::string source;  // header | library | pip | conda
+  std::string location;  // the directory of the library (of the header when there is none)
+  std::string source;    // where version came from: header | library | dist-info | pip | conda
+  std::optional<std::string> header_version;   // cudnn_version.h (cudnn.h up to 7.x)
+  std::optional<std::string> library_version;  // libcudnn.so.X.Y.Z, or only X from libcudnn.so.X
+  std::vector<std::string> libraries;  // the split libraries beside it: cudnn_ops, cudnn_cnn ...
 };
 
 struct FrameworkFact {
@@ -80,6 +118,7 @@ struct PythonEnvFact {
 struct Facts {
   OsFacts os;
   EnvFacts env;
+  HardwareFacts hardware;
   std::optional<DriverFacts> driver;
   std::vector<GpuFact> gpus;
   std::vector<CudaToolkitFact> cuda_toolkits;

@@ -6,7 +6,9 @@ const std::vector<Probe>& all_probes() {
   static const std::vector<Probe> probes = {
       {"os", probe_os},
       {"env", probe_env},
-      {"native_gpu", probe_native_gpu},
+      {"cuda_toolkits", probe_cuda_toolkits},
+      {"cudnn", probe_cudnn},
+      {"gpu_driver", probe_gpu_driver},
   };
   return probes;
 }

@@ -20,7 +20,17 @@ Facts collect_facts(const sys::System& system);
 
 void probe_os(const sys::System& system, Facts& facts);
 void probe_env(const sys::System& system, Facts& facts);
-void probe_native_gpu(const sys::System& system, Facts& facts);
+void probe_gpu_driver(const sys::System& system, Facts& facts);
+void probe_cuda_toolkits(const sys::System& system, Facts& facts);
+void probe_cudnn(const sys::System& system, Facts& facts);
+
+// The integer value of `#define NAME <digits>` in a C header, if it has one.
+std::optional<long> header_define(std::string_view text, std::string_view name);
+// The version in a wheel's "<name>-<version>.dist-info" directory name when the distribution is
+// `package` or `package_cuNN`, cut to major.minor.patch: ("nvidia_cudnn_cu13-9.19.0.56.dist-info",
+// "nvidia_cudnn") -> "9.19.0".
+std::optional<std::string> dist_info_version(std::string_view directory_name,
+                                             std::string_view package);
 
 // Parses /etc/os-release style KEY=VALUE lines (shell quoting, comments).
 std::vector<std::pair<std::string, std::string>> parse_os_release(std::string_view text);

@@ -62,8 +62,12 @@ std::string render_md(const Report& report, const kb::Messages& m) {
       details.push_back(fmt::format("{} {}", code(f.id), f.title));
     }
     if (!worst) {
-      details = layer_fact_lines(report.facts, layer, m);
-      if (!details.empty()) worst = Severity::ok;
+      bool all_present = true;
+      for (const auto& line : layer_fact_lines(report.facts, layer, m)) {
+        details.push_back(line.text);
+        all_present = all_present && line.present;
+      }
+      if (!details.empty() && all_present) worst = Severity::ok;
     }
     std::string joined;
     for (const auto& d : details)

@@ -86,7 +86,9 @@ void render_layer(std::string& out, const Report& report, Layer layer, const kb:
   }
   for (const auto& line : facts) {
     start_line();
-    out += paint(symbol_of(Severity::ok), style_of(Severity::ok)) + " " + line + "\n";
+    out += line.present
+               ? paint(symbol_of(Severity::ok), style_of(Severity::ok)) + " " + line.text + "\n"
+               : paint("·", fmt::emphasis::faint) + " " + line.text + "\n";
   }
 }
 

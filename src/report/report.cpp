@@ -27,55 +27,57 @@ std::string describe_os(const Facts& facts, const kb::Messages& messages) {
   return out;
 }
 
-std::vector<std::string> layer_fact_lines(const Facts& facts, Layer layer, const kb::Messages& m) {
-  std::vector<std::string> lines;
+std::vector<FactLine> layer_fact_lines(const Facts& facts, Layer layer, const kb::Messages& m) {
+  std::vector<FactLine> lines;
   switch (layer) {
     case Layer::hardware:
       for (const auto& gpu : facts.gpus) {
         const std::string memory =
             gpu.memory_mib ? m.text("report.memory_mib", {{"mib", std::to_string(*gpu.memory_mib)}})
                            : m.text("report.unknown_value");
-        lines.push_back(m.text("report.gpu", {{"index", std::to_string(gpu.index)},
-                                              {"name", value_or_unknown(gpu.name, m)},
-                                              {"cc", value_or_unknown(gpu.compute_capability, m)},
-                                              {"memory", memory}}));
+        lines.push_back({m.text("report.gpu", {{"index", std::to_string(gpu.index)},
+                                               {"name", value_or_unknown(gpu.name, m)},
+                                               {"cc", value_or_unknown(gpu.compute_capability, m)},
+                                               {"memory", memory}})});
       }
       break;
     case Layer::driver:
-      if (facts.driver) {
-        lines.push_back(
-            facts.driver->installed
-                ? m.text("report.driver.installed",
-                         {{"version", value_or_unknown(facts.driver->version, m)},
-                          {"cuda", value_or_unknown(facts.driver->cuda_driver_version, m)}})
-                : m.text("report.driver.missing"));
+      if (facts.driver && facts.driver->installed) {
+        if (*facts.driver->installed) {
+          lines.push_back(
+              {m.text("report.driver.installed",
+                      {{"version", value_or_unknown(facts.driver->version, m)},
+                       {"cuda", value_or_unknown(facts.driver->cuda_driver_version, m)}})});
+        } else {
+          lines.push_back({m.text("report.driver.missing"), false});
+        }
       }
       break;
     case Layer::cuda:
       for (const auto& t : facts.cuda_toolkits) {
-        lines.push_back(m.text("report.cuda_toolkit",
-                               {{"version", value_or_unknown(t.version, m)}, {"root", t.root}}));
+        lines.push_back({m.text("report.cuda_toolkit",
+                                {{"version", value_or_unknown(t.version, m)}, {"root", t.root}})});
       }
       break;
     case Layer::cudnn:
       for (const auto& c : facts.cudnn) {
-        lines.push_back(m.text("report.cudnn", {{"version", value_or_unknown(c.version, m)},
-                                                {"location", c.location}}));
+        lines.push_back({m.text("report.cudnn", {{"version", value_or_unknown(c.version, m)},
+                                                 {"location", c.location}})});
       }
       break;
     case Layer::python:
       if (!facts.python_envs.empty()) {
         lines.push_back(
-            m.text("report.python_envs", {{"count", std::to_string(facts.python_envs.size())}}));
+            {m.text("report.python_envs", {{"count", std::to_string(facts.python_envs.size())}})});
       }
       break;
     case Layer::framework:
       for (const auto& env : facts.python_envs) {
         for (const auto& f : env.frameworks) {
           lines.push_back(
-              m.text("report.framework", {{"name", f.package.empty() ? f.name : f.package},
-                                          {"version", value_or_unknown(f.version, m)},
-                                          {"env", env.path}}));
+              {m.text("report.framework", {{"name", f.package.empty() ? f.name : f.package},
+                                           {"version", value_or_unknown(f.version, m)},
+                                           {"env", env.path}})});
         }
       }
       break;

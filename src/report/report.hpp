@@ -29,9 +29,14 @@ std::string render_md(const Report& report, const kb::Messages& messages);
 
 // Shared by the renderers.
 std::string describe_os(const Facts& facts, const kb::Messages& messages);
-// What the facts say about one layer, a line per item; empty when nothing is known.
-std::vector<std::string> layer_fact_lines(const Facts& facts, Layer layer,
-                                          const kb::Messages& messages);
+// What the facts say about one layer, a line per item; empty when nothing is known. A line that
+// reports an absence ("no NVIDIA driver") is not a pass.
+struct FactLine {
+  std::string text;
+  bool present = true;
+};
+std::vector<FactLine> layer_fact_lines(const Facts& facts, Layer layer,
+                                       const kb::Messages& messages);
 // The findings to act on, in the order to act: errors, then warnings, lowest layer first.
 std::vector<const Finding*> findings_to_fix(const std::vector<Finding>& findings);
 

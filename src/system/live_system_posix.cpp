@@ -11,8 +11,13 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <map>
+#include <mutex>
 
 #include "core/text.hpp"
+#include "gpu/native_query.hpp"
+#include "system/elf_reader.hpp"
+#include "system/ld_cache.hpp"
 #include "system/paths.hpp"
 #include "system/system.hpp"
 
@@ -31,6 +36,50 @@ FileKind kind_of(mode_t mode) {
   if (S_ISREG(mode)) return FileKind::regular;
   return FileKind::other;
 }
+
+// The loader cache this System answers from, and the most of it that is read.
+constexpr const char* kLdCachePath = "/etc/ld.so.cache";
+constexpr size_t kMaxLdCacheBytes = size_t{64} << 20;
+
+// An open file descriptor, closed when the object goes away.
+class FileDescriptor {
+ public:
+  explicit FileDescriptor(int fd) : fd_(fd) {}
+  ~FileDescriptor() {
+    if (fd_ >= 0) close(fd_);
+  }
+  FileDescriptor(const FileDescriptor&) = delete;
+  FileDescriptor& operator=(const FileDescriptor&) = delete;
+  int get() const { return fd_; }
+
+ private:
+  int fd_;
+};
+
+// Byte ranges of an open regular file through pread, so that reading the ELF headers of a
+// multi-hundred-MB library costs a few small reads.
+class PreadByteSource final : public ByteSource {
+ public:
+  PreadByteSource(int fd, std::uint64_t size) : fd_(fd), size_(size) {}
+  std::uint64_t size() const override { return size_; }
+  bool read(std::uint64_t offset, std::size_t length, void* out) const override {
+    if (offset > size_ || length > size_ - offset) return false;
+    auto* bytes = static_cast<char*>(out);
+    while (length > 0) {
+      const ssize_t n = pread(fd_, bytes, length, static_cast<off_t>(offset));
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) return false;  // an error, or the file shrank under us
+      bytes += n;
+      offset += static_cast<std::uint64_t>(n);
+      length -= static_cast<std::size_t>(n);
+    }
+    return true;
+  }
+
+ private:
+  int fd_;
+  std::uint64_t size_;
+};
 
 class LivePosixSystem final : public System {
  public:
@@ -134,7 +183,17 @@ class LivePosixSystem final : public System {
   }
 
   Result<ElfInfo> elf_info(const std::string& path) const override {
-    return make_error(fmt::format("{}: reading ELF dynamic sections is not supported yet", path));
+    // O_NONBLOCK and the regular-file check for the same reasons as read_text.
+    const FileDescriptor fd(open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC));
+    if (fd.get() < 0) return make_error(error_text(path));
+    struct stat s {};
+    if (fstat(fd.get(), &s) != 0 || !S_ISREG(s.st_mode)) {
+      return make_error(fmt::format("{}: not a regular file", path));
+    }
+    const PreadByteSource source(fd.get(), static_cast<std::uint64_t>(s.st_size));
+    auto info = read_elf_dynamic(source);
+    if (!info) return make_error(fmt::format("{}: {}", path, info.error().message));
+    return info;
   }
 
   Result<PeVersion> pe_version(const std::string& path) const override {
@@ -147,22 +206,72 @@ class LivePosixSystem final : public System {
   }
   std::vector<std::string> registry_subkeys(const std::string&) const override { return {}; }
 
-  // The ld.so.cache reader arrives with the library-resolution probe; until then the cache is
-  // reported as not available rather than as empty.
-  std::optional<std::vector<std::string>> ld_cache_lookup(const std::string&) const override {
-    return std::nullopt;
+  // Answers from /etc/ld.so.cache, read and parsed once on first use. No cache file, one that
+  // does not parse, or an architecture whose loader flags are not known: no usable cache.
+  std::optional<std::vector<std::string>> ld_cache_lookup(
+      const std::string& soname) const override {
+    std::call_once(ld_cache_once_, [this] {
+      const auto flags = native_ld_cache_flags();
+      if (!flags) return;
+      auto bytes = paths::read_file(kLdCachePath, kMaxLdCacheBytes);
+      if (!bytes) return;
+      auto cache = parse_ld_cache(*bytes);
+      if (!cache) return;
+      ld_cache_ = std::move(*cache);
+      ld_cache_flags_ = *flags;
+    });
+    if (!ld_cache_) return std::nullopt;
+    return sys::ld_cache_lookup(*ld_cache_, soname, ld_cache_flags_);
   }
 
-  // Native GPU queries run in a child process; they arrive with the GPU/driver probe. Until then
-  // they answer "not asked".
-  std::optional<DriverAnswer> driver() const override { return std::nullopt; }
-  std::optional<std::vector<GpuAnswer>> gpus() const override { return std::nullopt; }
+  // Native GPU answers come from a child process (gpu/native_query.hpp), asked once.
+  std::optional<DriverAnswer> driver() const override {
+    const auto* answers = native_answers();
+    return answers ? answers->driver : std::nullopt;
+  }
+  std::optional<std::vector<GpuAnswer>> gpus() const override {
+    const auto* answers = native_answers();
+    return answers ? answers->gpus : std::nullopt;
+  }
+  // SetupAPI display adapters exist on Windows only.
   std::optional<std::vector<DisplayAdapter>> display_adapters() const override {
     return std::nullopt;
   }
-  std::optional<LoadAnswer> load(const std::string&) const override { return std::nullopt; }
+  std::optional<LoadAnswer> load(const std::string& library) const override {
+    if (!native_) return std::nullopt;
+    // The driver query already loaded NVML and libcuda; ask a child again only for others.
+    if (const auto* answers = native_answers()) {
+      const auto known = answers->loads.find(library);
+      if (known != answers->loads.end()) return known->second;
+    }
+    std::lock_guard lock(loads_mutex_);
+    const auto it = loads_.find(library);
+    if (it != loads_.end()) return it->second;
+    return loads_.emplace(library, native_->load(library)).first->second;
+  }
+
+  explicit LivePosixSystem(const LiveOptions& options) {
+    if (options.native_helper) {
+      native_.emplace(*options.native_helper, options.native_timeout);
+    }
+  }
 
  private:
+  const gpu::NativeAnswers* native_answers() const {
+    if (!native_) return nullptr;
+    std::call_once(native_once_, [this] { native_answers_ = native_->query_driver(); });
+    return &native_answers_;
+  }
+
+  std::optional<gpu::NativeQuery> native_;
+  mutable std::once_flag native_once_;
+  mutable gpu::NativeAnswers native_answers_;
+  mutable std::mutex loads_mutex_;
+  mutable std::map<std::string, LoadAnswer> loads_;
+  mutable std::once_flag ld_cache_once_;
+  mutable std::optional<LdCache> ld_cache_;
+  mutable std::int32_t ld_cache_flags_ = 0;
+
   static std::optional<std::string> read_link(const std::string& path) {
     std::string target(4096, '\0');
     const ssize_t n = readlink(path.c_str(), target.data(), target.size());
@@ -174,8 +283,8 @@ class LivePosixSystem final : public System {
 
 }  // namespace
 
-std::unique_ptr<System> make_live_system() {
-  return std::make_unique<LivePosixSystem>();
+std::unique_ptr<System> make_live_system(const LiveOptions& options) {
+  return std::make_unique<LivePosixSystem>(options);
 }
 
 }  // namespace gpuvet::sys

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <cstdint>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
@@ -112,6 +113,7 @@ json to_json(const LoadAnswer& l) {
   put(j, "path", l.path);
   put(j, "version", l.version);
   put(j, "error", l.error);
+  put(j, "init_code", l.init_code);
   return j;
 }
 
@@ -296,8 +298,14 @@ DisplayAdapter adapter_from(const json& j, const std::string& where) {
 
 LoadAnswer load_from(const json& j, const std::string& where) {
   expect_object(j, where);
-  return LoadAnswer{opt_bool(j, "ok", where), opt_string(j, "path", where),
-                    opt_string(j, "version", where), opt_string(j, "error", where)};
+  LoadAnswer l{opt_bool(j, "ok", where), opt_string(j, "path", where),
+               opt_string(j, "version", where), opt_string(j, "error", where), std::nullopt};
+  if (const json* m = member(j, "init_code")) {
+    const std::int64_t code = get_int(*m, child(where, "init_code"));
+    if (code < INT32_MIN || code > INT32_MAX) fail(child(where, "init_code"), "out of range");
+    l.init_code = static_cast<int>(code);
+  }
+  return l;
 }
 
 template <typename T, typename F>

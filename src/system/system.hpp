@@ -3,6 +3,7 @@
 // the live OS (live_system_<platform>.cpp), a recorder that wraps live and remembers every
 // answer (recording_system.hpp), and a replayer that answers from a snapshot (replay_system.hpp).
 // Paths are UTF-8 with '/' separators; on Windows they compare case-insensitively.
+#include <chrono>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -104,6 +105,9 @@ struct LoadAnswer {
   std::optional<std::string> path;
   std::optional<std::string> version;
   std::optional<std::string> error;
+  // What the library's own initialisation returned, where it has one gpuvet calls:
+  // cuInit (a CUresult) for the CUDA driver, nvmlInit_v2 (an nvmlReturn_t) for NVML.
+  std::optional<int> init_code;
   bool operator==(const LoadAnswer&) const = default;
 };
 
@@ -147,7 +151,15 @@ class System {
   }
 };
 
+struct LiveOptions {
+  // The gpuvet executable that answers the hidden native-query verb in a child process. Without
+  // it the native answers (driver, gpus, load) are "not asked": gpuvet never calls into a driver
+  // in its own process.
+  std::optional<std::string> native_helper;
+  std::chrono::milliseconds native_timeout{10000};
+};
+
 // The live system of the platform this binary was built for (live_system_<platform>.cpp).
-std::unique_ptr<System> make_live_system();
+std::unique_ptr<System> make_live_system(const LiveOptions& options = {});
 
 }  // namespace gpuvet::sys

@@ -174,7 +174,9 @@ TEST(Checks, FindingsComeInFaultTreeOrder) {
 TEST(Checks, GpuReadyNeedsAGpuFrameworkAGpuAndADriverAndNoError) {
   Facts facts = with_env({});
   facts.gpus.push_back(GpuFact{});
-  facts.driver = DriverFacts{true, "550.54", "12.4", std::nullopt};
+  facts.driver = DriverFacts{};
+  facts.driver->installed = true;
+  facts.driver->version = "550.54";
   PythonEnvFact env;
   env.frameworks.push_back(FrameworkFact{"torch", "torch", "2.3.0", true, "12.1", "8.9"});
   facts.python_envs.push_back(env);

@@ -92,16 +92,31 @@ TEST(LiveSystem, ReadsTheProcessEnvironment) {
   EXPECT_FALSE(live->env("GPUVET_TEST_VARIABLE"));
 }
 
-TEST(LiveSystem, AnswersHonestlyWhatItCannotYetTell) {
+TEST(LiveSystem, AnswersHonestlyWhatItCannotTell) {
   const auto live = make_live_system();
   EXPECT_FALSE(live->registry_values("HKLM/SOFTWARE")) << "no registry on POSIX";
   EXPECT_TRUE(live->registry_subkeys("HKLM/SOFTWARE").empty());
-  EXPECT_FALSE(live->driver()) << "native queries arrive with the GPU probe: not asked";
-  EXPECT_FALSE(live->gpus());
-  EXPECT_FALSE(live->display_adapters());
-  EXPECT_FALSE(live->load("libcuda.so.1"));
-  EXPECT_FALSE(live->elf_info("/bin/sh"));
+  EXPECT_FALSE(live->display_adapters()) << "SetupAPI is Windows only";
   EXPECT_FALSE(live->pe_version("/bin/sh"));
+  // Without a helper executable gpuvet never calls into a driver in its own process.
+  EXPECT_FALSE(live->driver());
+  EXPECT_FALSE(live->gpus());
+  EXPECT_FALSE(live->load("libcuda.so.1"));
+}
+
+TEST(LiveSystem, NativeAnswersComeFromTheHelperProcessOnce) {
+  LiveOptions options;
+  options.native_helper = GPUVET_BINARY;
+  const auto live = make_live_system(options);
+  const auto driver = live->driver();
+  ASSERT_TRUE(driver) << "asked through the helper";
+  EXPECT_EQ(live->driver(), driver) << "cached";
+  EXPECT_TRUE(live->gpus().has_value());
+  const auto load = live->load("libc.so.6");
+  ASSERT_TRUE(load);
+  EXPECT_TRUE(load->ok) << load->error.value_or("");
+  EXPECT_NE(load->path.value_or("").find("libc.so.6"), std::string::npos);
+  EXPECT_FALSE(load->init_code) << "libc has no driver initialisation";
 }
 
 }  // namespace

@@ -1,0 +1,163 @@
+// Hardware and driver checks on Linux and WSL2: is there a GPU at all, can this process see it,
+// is a working driver behind it, and does the device initialise.
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "checks/checks.hpp"
+#include "core/text.hpp"
+
+namespace gpuvet::checks {
+
+namespace {
+
+constexpr std::string_view kWslLibDir = "/usr/lib/wsl/lib/";
+constexpr int kCudaSuccess = 0;
+constexpr int kCudaErrorStubLibrary = 34;
+
+// "CUDA_ERROR_STUB_LIBRARY (34)" from data/cuda_driver_errors.csv; the bare number when unknown.
+std::string cuda_error_name(const CheckContext& context, int code) {
+  if (auto table = context.kb().table("cuda_driver_errors")) {
+    const kb::Table& t = **table;
+    for (size_t row = 0; row < t.size(); ++row) {
+      if (t.cell(row, "code") == std::to_string(code)) {
+        return fmt::format("{} ({})", t.cell(row, "name"), code);
+      }
+    }
+  }
+  return fmt::format("CUresult {}", code);
+}
+
+bool driver_works(const Facts& f) {
+  return f.driver && f.driver->installed.value_or(false);
+}
+
+bool has_nvidia_nodes(const Facts& f) {
+  return std::any_of(f.hardware.device_nodes.begin(), f.hardware.device_nodes.end(),
+                     [](const std::string& n) { return n.starts_with("/dev/nvidia"); });
+}
+
+// What the driver side said, as evidence lines.
+void add_driver_evidence(const CheckContext& context, Finding& finding) {
+  const Facts& f = context.facts();
+  if (!f.driver) return;
+  const DriverFacts& d = *f.driver;
+  if (d.nouveau_loaded) finding.evidence.push_back(context.text("driver.evidence.nouveau"));
+  if (!d.nvidia_module_loaded && !d.kernel_module_version) {
+    finding.evidence.push_back(context.text("driver.evidence.no_module"));
+  }
+  if (d.libcuda && d.cuinit_code) {
+    finding.evidence.push_back(
+        context.text("driver.evidence.cuinit",
+                     {{"path", *d.libcuda}, {"result", cuda_error_name(context, *d.cuinit_code)}}));
+  }
+  if (d.error)
+    finding.evidence.push_back(context.text("driver.evidence.error", {{"error", *d.error}}));
+  for (const auto& stub : d.stub_libraries) {
+    const std::string result = d.stub_cuinit_code ? cuda_error_name(context, *d.stub_cuinit_code)
+                                                  : context.text("report.unknown_value");
+    finding.evidence.push_back(
+        context.text("driver.evidence.stub", {{"path", stub}, {"result", result}}));
+  }
+}
+
+Result<bool> emit(const CheckContext& context, std::vector<Finding>& findings, std::string_view id,
+                  std::string_view key, const kb::MessageArgs& args,
+                  const std::vector<std::string>& evidence, bool driver_evidence,
+                  const std::vector<std::string>& fix_keys) {
+  auto finding = context.finding(id, Severity::error, fmt::format("{}.title", key), args);
+  if (!finding) return finding.error();
+  finding->evidence = evidence;
+  if (driver_evidence) add_driver_evidence(context, *finding);
+  for (const auto& fix : fix_keys)
+    finding->fix.push_back(context.text(fix, args));
+  findings.push_back(std::move(*finding));
+  return true;
+}
+
+Result<bool> check_wsl(const CheckContext& context, std::vector<Finding>& findings) {
+  const Facts& f = context.facts();
+  if (!f.driver) return true;
+  const DriverFacts& d = *f.driver;
+  std::vector<std::string> evidence;
+  if (d.nvidia_module_loaded || d.kernel_module_version) {
+    evidence.push_back(context.text("driver.wsl_linux_driver_installed.module"));
+  }
+  for (const auto& path : {d.libcuda, d.ld_cache_libcuda}) {
+    if (path && !path->starts_with(kWslLibDir)) {
+      evidence.push_back(
+          context.text("driver.wsl_linux_driver_installed.libcuda", {{"path", *path}}));
+      break;
+    }
+  }
+  if (!evidence.empty()) {
+    return emit(context, findings, "driver.wsl_linux_driver_installed",
+                "driver.wsl_linux_driver_installed", {}, evidence, false,
+                {"driver.wsl_linux_driver_installed.fix.remove",
+                 "driver.wsl_linux_driver_installed.fix.windows"});
+  }
+  if (!d.wsl_libcuda && !driver_works(f)) {
+    return emit(context, findings, "driver.missing", "driver.missing_wsl", {},
+                {context.text("driver.missing_wsl.evidence")}, true, {"driver.missing_wsl.fix"});
+  }
+  return true;
+}
+
+bool container_without_gpu(const Facts& f) {
+  if (!f.os.container) return false;
+  const auto& nvd = f.hardware.nvidia_visible_devices;
+  const bool runtime_said_none = nvd && (*nvd == "void" || *nvd == "none" || nvd->empty());
+  return runtime_said_none || !has_nvidia_nodes(f);
+}
+
+}  // namespace
+
+Result<bool> check_gpu_and_driver(const CheckContext& context, std::vector<Finding>& findings) {
+  const Facts& f = context.facts();
+  if (f.os.family != "linux") return true;
+  if (f.os.wsl) return check_wsl(context, findings);
+  if (!f.hardware.pci_scanned || driver_works(f) || !f.gpus.empty()) {
+    if (driver_works(f) && f.driver->cuinit_code && *f.driver->cuinit_code != kCudaSuccess &&
+        *f.driver->cuinit_code != kCudaErrorStubLibrary) {
+      const std::string result = cuda_error_name(context, *f.driver->cuinit_code);
+      std::vector<std::string> evidence;
+      for (const auto& gpu : f.gpus) {
+        if (gpu.compute_mode && *gpu.compute_mode != "Default") {
+          evidence.push_back(
+              context.text("device.busy_or_init_failed.mode",
+                           {{"index", std::to_string(gpu.index)}, {"mode", *gpu.compute_mode}}));
+        }
+      }
+      return emit(
+          context, findings, "device.busy_or_init_failed", "device.busy_or_init_failed",
+          {{"result", result}}, evidence, true,
+          {"device.busy_or_init_failed.fix.processes", "device.busy_or_init_failed.fix.reset"});
+    }
+    return true;
+  }
+  if (f.hardware.pci_gpus.empty()) {
+    std::vector<std::string> evidence = {context.text("gpu.none.pci")};
+    if (f.os.container) {
+      evidence.push_back(context.text("gpu.none.container", {{"container", *f.os.container}}));
+    }
+    return emit(context, findings, "gpu.none", "gpu.none", {}, evidence, true,
+                {"gpu.none.fix.machine", "gpu.none.fix.no_driver"});
+  }
+  std::vector<std::string> pci;
+  for (const auto& g : f.hardware.pci_gpus) {
+    pci.push_back(context.text(
+        "gpu.pci_device",
+        {{"address", g.address}, {"id", g.pci_id}, {"driver", g.kernel_driver.value_or("-")}}));
+  }
+  if (container_without_gpu(f)) {
+    return emit(
+        context, findings, "gpu.not_visible", "gpu.not_visible.container",
+        {{"container", *f.os.container}}, pci, false,
+        {"gpu.not_visible.container.fix.docker", "gpu.not_visible.container.fix.kubernetes"});
+  }
+  std::vector<std::string> fixes = {"driver.missing.fix.install"};
+  if (f.driver && f.driver->nouveau_loaded) fixes.push_back("driver.missing.fix.nouveau");
+  return emit(context, findings, "driver.missing", "driver.missing", {}, pci, true, fixes);
+}
+
+}  // namespace gpuvet::checks

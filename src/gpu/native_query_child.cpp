@@ -1,0 +1,285 @@
+// Child side of the native query: loads NVML and the CUDA driver and asks them about the driver
+// and the GPUs. Before every call that may crash or hang it writes a stage line, so that the
+// parent can say where a dead child died.
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <cstring>
+
+#include "gpu/driver_apis.hpp"
+#include "gpu/dynlib.hpp"
+#include "gpu/native_query.hpp"
+#include "system/snapshot.hpp"
+
+namespace gpuvet::gpu {
+
+namespace {
+
+struct NvmlApi {
+#define GPUVET_DECLARE(name, ret, params, required) ret(*name) params = nullptr;
+  GPUVET_NVML_ENTRY_POINTS(GPUVET_DECLARE)
+#undef GPUVET_DECLARE
+  std::vector<std::string> missing;
+};
+
+struct CudaApi {
+#define GPUVET_DECLARE(name, ret, params, required) ret(*name) params = nullptr;
+  GPUVET_CUDA_ENTRY_POINTS(GPUVET_DECLARE)
+#undef GPUVET_DECLARE
+  std::vector<std::string> missing;
+};
+
+NvmlApi bind_nvml(const DynamicLibrary& lib) {
+  NvmlApi api;
+#define GPUVET_BIND(name, ret, params, required)                 \
+  api.name = reinterpret_cast<ret(*) params>(lib.symbol(#name)); \
+  if (!api.name && (required)) api.missing.push_back(#name);
+  GPUVET_NVML_ENTRY_POINTS(GPUVET_BIND)
+#undef GPUVET_BIND
+  return api;
+}
+
+CudaApi bind_cuda(const DynamicLibrary& lib) {
+  CudaApi api;
+#define GPUVET_BIND(name, ret, params, required)                 \
+  api.name = reinterpret_cast<ret(*) params>(lib.symbol(#name)); \
+  if (!api.name && (required)) api.missing.push_back(#name);
+  GPUVET_CUDA_ENTRY_POINTS(GPUVET_BIND)
+#undef GPUVET_BIND
+  return api;
+}
+
+void stage(const std::string& where) {
+  std::printf("@stage %s\n", where.c_str());
+  std::fflush(stdout);
+}
+
+// CUDA encodes versions as 1000 * major + 10 * minor (cuda.h, CUDA_VERSION).
+std::string cuda_version_text(int encoded) {
+  return fmt::format("{}.{}", encoded / 1000, (encoded % 1000) / 10);
+}
+
+std::string nvml_error(const NvmlApi& api, nvmlReturn code) {
+  const char* text = api.nvmlErrorString ? api.nvmlErrorString(code) : nullptr;
+  return text ? fmt::format("{} ({})", text, code) : fmt::format("NVML error {}", code);
+}
+
+std::string compute_mode_name(int mode) {
+  switch (mode) {  // nvmlComputeMode_t, named as nvidia-smi prints them
+    case 0:
+      return "Default";
+    case 1:
+      return "Exclusive_Thread";
+    case 2:
+      return "Prohibited";
+    case 3:
+      return "Exclusive_Process";
+    default:
+      return std::to_string(mode);
+  }
+}
+
+std::string c_string(const char* buffer, size_t size) {
+  return std::string(buffer, strnlen(buffer, size));
+}
+
+sys::GpuAnswer nvml_gpu(const NvmlApi& api, unsigned index, nvmlDevice device) {
+  sys::GpuAnswer gpu;
+  gpu.index = static_cast<int>(index);
+  char text[kNvmlStringBuffer] = {};
+  if (api.nvmlDeviceGetName && api.nvmlDeviceGetName(device, text, sizeof text) == kNvmlSuccess) {
+    gpu.name = c_string(text, sizeof text);
+  }
+  if (api.nvmlDeviceGetUUID && api.nvmlDeviceGetUUID(device, text, sizeof text) == kNvmlSuccess) {
+    gpu.uuid = c_string(text, sizeof text);
+  }
+  NvmlPciInfo pci{};
+  if (api.nvmlDeviceGetPciInfo_v3 && api.nvmlDeviceGetPciInfo_v3(device, &pci) == kNvmlSuccess) {
+    gpu.pci_id = fmt::format("{:04X}:{:04X}", pci.pci_device_id & 0xffff, pci.pci_device_id >> 16);
+  }
+  int major = 0;
+  int minor = 0;
+  if (api.nvmlDeviceGetCudaComputeCapability &&
+      api.nvmlDeviceGetCudaComputeCapability(device, &major, &minor) == kNvmlSuccess) {
+    gpu.compute_capability = fmt::format("{}.{}", major, minor);
+  }
+  NvmlMemory memory{};
+  if (api.nvmlDeviceGetMemoryInfo && api.nvmlDeviceGetMemoryInfo(device, &memory) == kNvmlSuccess) {
+    gpu.memory_mib = static_cast<std::int64_t>(memory.total >> 20);
+  }
+  int mode = 0;
+  if (api.nvmlDeviceGetComputeMode && api.nvmlDeviceGetComputeMode(device, &mode) == kNvmlSuccess) {
+    gpu.compute_mode = compute_mode_name(mode);
+  }
+  return gpu;
+}
+
+struct DriverReport {
+  sys::DriverAnswer driver;
+  std::vector<sys::GpuAnswer> gpus;
+  std::vector<std::string> errors;
+};
+
+void query_nvml(sys::Snapshot& out, DriverReport& report) {
+  sys::LoadAnswer& load = out.loads[kNvmlLibrary];
+  stage(fmt::format("dlopen {}", kNvmlLibrary));
+  auto lib = DynamicLibrary::open(kNvmlLibrary);
+  if (!lib) {
+    load.error = lib.error().message;
+    report.errors.push_back(*load.error);
+    return;
+  }
+  load.ok = true;
+  load.path = lib->path();
+  const NvmlApi api = bind_nvml(*lib);
+  if (!api.missing.empty()) {
+    load.error = fmt::format("{} does not export {}", kNvmlLibrary, api.missing.front());
+    report.errors.push_back(*load.error);
+    return;
+  }
+  stage("nvmlInit_v2");
+  const nvmlReturn init = api.nvmlInit_v2();
+  load.init_code = init;
+  if (init != kNvmlSuccess) {
+    load.error = fmt::format("nvmlInit_v2: {}", nvml_error(api, init));
+    report.errors.push_back(*load.error);
+    return;
+  }
+  report.driver.installed = true;
+  char version[kNvmlStringBuffer] = {};
+  stage("nvmlSystemGetDriverVersion");
+  if (api.nvmlSystemGetDriverVersion(version, sizeof version) == kNvmlSuccess) {
+    report.driver.version = c_string(version, sizeof version);
+  }
+  int cuda = 0;
+  if (api.nvmlSystemGetCudaDriverVersion_v2 &&
+      api.nvmlSystemGetCudaDriverVersion_v2(&cuda) == kNvmlSuccess && cuda > 0) {
+    report.driver.cuda_driver_version = cuda_version_text(cuda);
+  }
+  unsigned count = 0;
+  stage("nvmlDeviceGetCount_v2");
+  if (api.nvmlDeviceGetCount_v2(&count) == kNvmlSuccess) {
+    for (unsigned i = 0; i < count && i < 4096; ++i) {
+      nvmlDevice device = nullptr;
+      stage(fmt::format("nvmlDeviceGetHandleByIndex_v2 {}", i));
+      const nvmlReturn got = api.nvmlDeviceGetHandleByIndex_v2(i, &device);
+      if (got != kNvmlSuccess) {
+        report.errors.push_back(fmt::format("GPU {}: {}", i, nvml_error(api, got)));
+        continue;
+      }
+      report.gpus.push_back(nvml_gpu(api, i, device));
+    }
+  }
+  stage("nvmlShutdown");
+  api.nvmlShutdown();
+}
+
+sys::GpuAnswer cuda_gpu(const CudaApi& api, int ordinal, int device) {
+  sys::GpuAnswer gpu;
+  gpu.index = ordinal;
+  char name[256] = {};
+  if (api.cuDeviceGetName && api.cuDeviceGetName(name, sizeof name, device) == 0) {
+    gpu.name = c_string(name, sizeof name);
+  }
+  int major = 0;
+  int minor = 0;
+  if (api.cuDeviceGetAttribute &&
+      api.cuDeviceGetAttribute(&major, kCuAttributeComputeCapabilityMajor, device) == 0 &&
+      api.cuDeviceGetAttribute(&minor, kCuAttributeComputeCapabilityMinor, device) == 0) {
+    gpu.compute_capability = fmt::format("{}.{}", major, minor);
+  }
+  std::size_t bytes = 0;
+  if (api.cuDeviceTotalMem_v2 && api.cuDeviceTotalMem_v2(&bytes, device) == 0) {
+    gpu.memory_mib = static_cast<std::int64_t>(bytes >> 20);
+  }
+  return gpu;
+}
+
+// Stub libcuda (CUDA_ERROR_STUB_LIBRARY, cuda.h) answers nothing worth keeping.
+constexpr int kCudaErrorStubLibrary = 34;
+
+void query_cuda(sys::Snapshot& out, DriverReport& report) {
+  sys::LoadAnswer& load = out.loads[kCudaDriverLibrary];
+  stage(fmt::format("dlopen {}", kCudaDriverLibrary));
+  auto lib = DynamicLibrary::open(kCudaDriverLibrary);
+  if (!lib) {
+    load.error = lib.error().message;
+    report.errors.push_back(*load.error);
+    return;
+  }
+  load.ok = true;
+  load.path = lib->path();
+  const CudaApi api = bind_cuda(*lib);
+  if (!api.missing.empty()) {
+    load.error = fmt::format("{} does not export {}", kCudaDriverLibrary, api.missing.front());
+    report.errors.push_back(*load.error);
+    return;
+  }
+  stage("cuInit");
+  const int init = api.cuInit(0);
+  load.init_code = init;
+  if (init == kCudaErrorStubLibrary) {
+    report.errors.push_back(fmt::format("cuInit: CUresult {} (stub library)", init));
+    return;
+  }
+  int version = 0;
+  stage("cuDriverGetVersion");
+  if (api.cuDriverGetVersion(&version) == 0 && version > 0) {
+    report.driver.cuda_driver_version = cuda_version_text(version);
+  }
+  if (init != 0) {
+    report.errors.push_back(fmt::format("cuInit: CUresult {}", init));
+    return;
+  }
+  report.driver.installed = true;
+  int count = 0;
+  stage("cuDeviceGetCount");
+  if (api.cuDeviceGetCount(&count) != 0 || !report.gpus.empty()) return;
+  for (int i = 0; i < count && i < 4096; ++i) {
+    int device = 0;
+    stage(fmt::format("cuDeviceGet {}", i));
+    if (api.cuDeviceGet(&device, i) == 0) report.gpus.push_back(cuda_gpu(api, i, device));
+  }
+}
+
+std::string load_one(sys::Snapshot& out, const std::string& library) {
+  sys::LoadAnswer& load = out.loads[library];
+  stage(fmt::format("dlopen {}", library));
+  auto lib = DynamicLibrary::open(library);
+  if (!lib) {
+    load.error = lib.error().message;
+    return sys::serialize_snapshot(out);
+  }
+  load.ok = true;
+  load.path = lib->path();
+  // A library gpuvet knows how to initialise says whether it works, not only whether it loads.
+  if (auto* cu_init = reinterpret_cast<CUresultCode (*)(unsigned)>(lib->symbol("cuInit"))) {
+    stage("cuInit");
+    load.init_code = cu_init(0);
+  } else if (auto* nvml_init = reinterpret_cast<nvmlReturn (*)()>(lib->symbol("nvmlInit_v2"))) {
+    stage("nvmlInit_v2");
+    load.init_code = nvml_init();
+  }
+  return sys::serialize_snapshot(out);
+}
+
+}  // namespace
+
+std::string run_native_query(const std::optional<std::string>& library) {
+  sys::Snapshot out;
+  out.host = sys::make_live_system()->host();
+  if (library) return load_one(out, *library);
+  DriverReport report;
+  query_nvml(out, report);
+  query_cuda(out, report);
+  if (!report.driver.installed && !report.errors.empty()) {
+    report.driver.error = report.errors.front();
+    for (size_t i = 1; i < report.errors.size(); ++i)
+      *report.driver.error += "; " + report.errors[i];
+  }
+  out.driver = report.driver;
+  out.gpus = report.gpus;
+  return sys::serialize_snapshot(out);
+}
+
+}  // namespace gpuvet::gpu

@@ -1,0 +1,175 @@
+// The GPU and driver probe (Linux and WSL2): NVIDIA devices on the PCI bus, the kernel module,
+// /proc/driver/nvidia, device nodes, the toolkit's stub libcuda, and what NVML and the CUDA
+// driver answered in the child process. It asks the PCI bus before any driver, so "no GPU" and
+// "a GPU without a working driver" stay apart.
+#include <algorithm>
+
+#include "core/text.hpp"
+#include "probes/probes.hpp"
+#include "system/paths.hpp"
+#include "system/real_path.hpp"
+
+namespace gpuvet::probes {
+
+namespace {
+
+constexpr const char* kPciDevices = "/sys/bus/pci/devices";
+// PCI class codes (PCI Code and ID Assignment Specification): 0x0300 VGA-compatible display
+// controller, 0x0302 3D controller (data-centre GPUs without display outputs).
+constexpr std::string_view kVgaClass = "0x0300";
+constexpr std::string_view kThreeDClass = "0x0302";
+constexpr std::string_view kNvidiaVendor = "0x10de";
+// WSL2 maps the Windows driver's libcuda here (Microsoft's CUDA on WSL user guide).
+constexpr const char* kWslLibDir = "/usr/lib/wsl/lib";
+
+std::string read_trimmed(const sys::System& system, const std::string& path) {
+  const auto text = system.read_text(path);
+  return text ? std::string(text::trim(*text)) : std::string();
+}
+
+void scan_pci(const sys::System& system, Facts& facts) {
+  const auto devices = system.list_dir(kPciDevices);
+  facts.hardware.pci_scanned = devices.has_value();
+  if (!devices) return;
+  for (const auto& entry : *devices) {
+    const std::string dir = paths::join(kPciDevices, entry.name);
+    if (text::to_lower(read_trimmed(system, dir + "/vendor")) != kNvidiaVendor) continue;
+    const std::string klass = text::to_lower(read_trimmed(system, dir + "/class"));
+    if (!klass.starts_with(kVgaClass) && !klass.starts_with(kThreeDClass)) continue;
+    PciGpuFact gpu;
+    gpu.address = entry.name;
+    std::string device = read_trimmed(system, dir + "/device");
+    if (text::starts_with_icase(device, "0x")) device = device.substr(2);
+    for (auto& c : device)
+      c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    gpu.pci_id = "10DE:" + device;
+    gpu.class_code = klass;
+    if (const auto driver = system.file_info(dir + "/driver"); driver && driver->link_target) {
+      const auto parts = text::split(*driver->link_target, '/');
+      gpu.kernel_driver = parts.back();
+    }
+    facts.hardware.pci_gpus.push_back(gpu);
+  }
+}
+
+// Returns whether the kernel said anything (its module list is readable).
+bool read_kernel_side(const sys::System& system, Facts& facts, DriverFacts& d) {
+  const auto modules = system.read_text("/proc/modules");
+  if (modules) {
+    for (const auto& line : text::split(*modules, '\n')) {
+      const std::string name = text::split(line, ' ')[0];
+      if (name == "nvidia") d.nvidia_module_loaded = true;
+      if (name == "nouveau") d.nouveau_loaded = true;
+    }
+  }
+  // "NVRM version: NVIDIA UNIX x86_64 Kernel Module  550.54.15  Tue Mar  5 ..." or
+  // "NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  550.54.15  Release Build ...".
+  if (const auto version = system.read_text("/proc/driver/nvidia/version")) {
+    const std::string first_line = text::split(*version, '\n')[0];
+    const size_t module = first_line.find("Kernel Module");
+    if (module != std::string::npos) {
+      for (const auto& word : text::split(first_line.substr(module), ' ')) {
+        const auto parts = text::split(word, '.');
+        if (parts.size() >= 2 && std::all_of(parts.begin(), parts.end(), text::is_digits)) {
+          d.kernel_module_version = word;
+          break;
+        }
+      }
+    }
+  }
+  if (const auto dev = system.list_dir("/dev")) {
+    for (const auto& entry : *dev) {
+      if (entry.name.starts_with("nvidia"))
+        facts.hardware.device_nodes.push_back("/dev/" + entry.name);
+      if (entry.name == "dxg") facts.hardware.device_nodes.push_back("/dev/dxg");
+    }
+  }
+  return modules.ok() || d.kernel_module_version.has_value();
+}
+
+// Toolkit stubs: libcuda.so for linking only, whose cuInit answers CUDA_ERROR_STUB_LIBRARY.
+void find_stubs(const sys::System& system, const Facts& facts, DriverFacts& d) {
+  std::vector<std::string> roots;
+  if (const auto local = system.list_dir("/usr/local")) {
+    for (const auto& entry : *local) {
+      if (entry.name == "cuda" || entry.name.starts_with("cuda-")) {
+        roots.push_back("/usr/local/" + entry.name);
+      }
+    }
+  }
+  for (const auto& toolkit : facts.cuda_toolkits)
+    roots.push_back(toolkit.root);
+  for (const auto& root : roots) {
+    for (const char* sub : {"/lib64/stubs/libcuda.so", "/lib/stubs/libcuda.so",
+                            "/targets/x86_64-linux/lib/stubs/libcuda.so",
+                            "/targets/sbsa-linux/lib/stubs/libcuda.so"}) {
+      const auto info = system.file_info(root + sub);
+      if (!info || info->kind != sys::FileKind::regular) continue;
+      // One file reached through several links (cuda -> cuda-13.0, lib64 -> lib) counts once.
+      const std::string real = sys::real_path(system, root + sub);
+      if (std::find(d.stub_libraries.begin(), d.stub_libraries.end(), real) ==
+          d.stub_libraries.end()) {
+        d.stub_libraries.push_back(real);
+      }
+    }
+  }
+}
+
+void read_native(const sys::System& system, Facts& facts, DriverFacts& d) {
+  if (const auto driver = system.driver()) {
+    d.installed = driver->installed;
+    d.version = driver->version;
+    d.cuda_driver_version = driver->cuda_driver_version;
+    d.error = driver->error;
+  }
+  if (const auto cuda = system.load("libcuda.so.1")) {
+    d.libcuda = cuda->path;
+    d.cuinit_code = cuda->init_code;
+  }
+  if (const auto gpus = system.gpus()) {
+    for (const auto& g : *gpus) {
+      facts.gpus.push_back(GpuFact{g.index, g.name, g.uuid, g.pci_id, g.compute_capability,
+                                   g.memory_mib, g.driver_model, g.compute_mode});
+    }
+  }
+  // Confirm a toolkit stub by loading it in the child: its cuInit must answer "stub library".
+  if (!d.stub_libraries.empty()) {
+    if (const auto stub = system.load(d.stub_libraries.front()))
+      d.stub_cuinit_code = stub->init_code;
+  }
+}
+
+void read_wsl(const sys::System& system, const Facts& facts, DriverFacts& d) {
+  if (!facts.os.wsl) return;
+  d.wsl_libcuda = system.exists(std::string(kWslLibDir) + "/libcuda.so.1") ||
+                  system.exists(std::string(kWslLibDir) + "/libcuda.so");
+  // A Linux driver installed inside WSL2 puts its own libcuda where the loader finds it first.
+  if (const auto cached = system.ld_cache_lookup("libcuda.so.1"); cached && !cached->empty()) {
+    d.ld_cache_libcuda = cached->front();
+  }
+}
+
+}  // namespace
+
+void probe_gpu_driver(const sys::System& system, Facts& facts) {
+  if (facts.os.family != "linux") {
+    // Windows answers come through the same native query; its own probe adds the rest.
+    DriverFacts d;
+    read_native(system, facts, d);
+    if (d.installed || d.error) facts.driver = d;
+    return;
+  }
+  scan_pci(system, facts);
+  DriverFacts d;
+  const bool kernel_known = read_kernel_side(system, facts, d);
+  find_stubs(system, facts, d);
+  read_native(system, facts, d);
+  read_wsl(system, facts, d);
+  // Nothing known stays null rather than an object of unknowns.
+  if (kernel_known || d.installed || d.libcuda || !d.stub_libraries.empty() || d.wsl_libcuda) {
+    facts.driver = d;
+  }
+  facts.hardware.nvidia_visible_devices = system.env("NVIDIA_VISIBLE_DEVICES");
+}
+
+}  // namespace gpuvet::probes

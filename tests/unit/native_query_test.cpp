@@ -1,0 +1,113 @@
+// The native query against fake drivers built by the tests: gpuvet's child process must read a
+// working driver exactly, and survive one that crashes, hangs, is a stub or prints garbage.
+#include "gpu/native_query.hpp"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstdlib>
+
+#include "test_support.hpp"
+
+namespace gpuvet::gpu {
+namespace {
+
+using namespace std::chrono_literals;
+
+class FakeDriver : public ::testing::Test {
+ protected:
+  void TearDown() override { unsetenv("LD_LIBRARY_PATH"); }
+  // Points the child's loader at one fake driver directory.
+  static NativeQuery with(const std::string& behaviour,
+                          std::chrono::milliseconds timeout = 10000ms) {
+    setenv("LD_LIBRARY_PATH", (std::string(GPUVET_FAKE_DRIVER_DIR) + "/" + behaviour).c_str(), 1);
+    return NativeQuery(GPUVET_BINARY, timeout);
+  }
+};
+
+TEST_F(FakeDriver, AWorkingDriverIsReadExactly) {
+  const NativeAnswers answers = with("working").query_driver();
+  ASSERT_TRUE(answers.driver);
+  EXPECT_TRUE(answers.driver->installed) << answers.driver->error.value_or("");
+  EXPECT_EQ(answers.driver->version, "550.54.15");
+  EXPECT_EQ(answers.driver->cuda_driver_version, "12.4");
+  EXPECT_FALSE(answers.driver->error);
+  ASSERT_TRUE(answers.gpus);
+  ASSERT_EQ(answers.gpus->size(), 1u);
+  const sys::GpuAnswer& gpu = answers.gpus->front();
+  EXPECT_EQ(gpu.name, "NVIDIA GeForce RTX 3060");
+  EXPECT_EQ(gpu.uuid, "GPU-00000000-1111-2222-3333-444444444444");
+  EXPECT_EQ(gpu.pci_id, "10DE:2504");
+  EXPECT_EQ(gpu.compute_capability, "8.6");
+  EXPECT_EQ(gpu.memory_mib, 12288);
+  EXPECT_EQ(gpu.compute_mode, "Default");
+  const sys::LoadAnswer& cuda = answers.loads.at(kCudaDriverLibrary);
+  EXPECT_TRUE(cuda.ok);
+  EXPECT_EQ(cuda.init_code, 0);
+  ASSERT_TRUE(cuda.path);
+  EXPECT_NE(cuda.path->find("/working/libcuda.so.1"), std::string::npos) << *cuda.path;
+  EXPECT_EQ(answers.loads.at(kNvmlLibrary).init_code, 0);
+}
+
+TEST_F(FakeDriver, ACrashInsideTheDriverBecomesAnAnswer) {
+  const NativeAnswers answers = with("crash").query_driver();
+  ASSERT_TRUE(answers.driver);
+  EXPECT_FALSE(answers.driver->installed);
+  ASSERT_TRUE(answers.driver->error);
+  const std::string& error = *answers.driver->error;
+  // A plain build dies of SIGSEGV; under AddressSanitizer the child reports and exits non-zero.
+  EXPECT_TRUE(error.find("crashed (SIGSEGV)") != std::string::npos ||
+              error.find("exited with status") != std::string::npos)
+      << error;
+  EXPECT_NE(error.find("during cuInit"), std::string::npos) << error;
+  EXPECT_FALSE(answers.gpus);
+}
+
+TEST_F(FakeDriver, AHangIsStoppedAtTheDeadline) {
+  const auto started = std::chrono::steady_clock::now();
+  const NativeAnswers answers = with("hang", 1500ms).query_driver();
+  const auto took = std::chrono::steady_clock::now() - started;
+  ASSERT_TRUE(answers.driver && answers.driver->error);
+  EXPECT_NE(answers.driver->error->find("hung during nvmlInit_v2"), std::string::npos)
+      << *answers.driver->error;
+  EXPECT_LT(took, 10s);
+}
+
+TEST_F(FakeDriver, TheStubIsRecognisedByItsCuInit) {
+  const NativeAnswers answers = with("stub").query_driver();
+  ASSERT_TRUE(answers.driver);
+  EXPECT_FALSE(answers.driver->installed);
+  EXPECT_EQ(answers.loads.at(kCudaDriverLibrary).init_code, 34);
+  EXPECT_NE(answers.driver->error->find("stub"), std::string::npos) << *answers.driver->error;
+  const sys::LoadAnswer direct =
+      with("working").load(std::string(GPUVET_FAKE_DRIVER_DIR) + "/stub/libcuda.so.1");
+  EXPECT_TRUE(direct.ok);
+  EXPECT_EQ(direct.init_code, 34);
+}
+
+TEST_F(FakeDriver, GarbageIsNotAnAnswer) {
+  const NativeAnswers answers = with("garbage").query_driver();
+  ASSERT_TRUE(answers.driver && answers.driver->error);
+  EXPECT_NE(answers.driver->error->find("gave no answer during cuInit"), std::string::npos)
+      << *answers.driver->error;
+}
+
+TEST_F(FakeDriver, NoDriverAtAllSaysWhatWasMissing) {
+  const NativeAnswers answers = with("no-such-directory").query_driver();
+  ASSERT_TRUE(answers.driver && answers.driver->error);
+  EXPECT_FALSE(answers.driver->installed);
+  EXPECT_NE(answers.driver->error->find("libnvidia-ml.so.1"), std::string::npos);
+  EXPECT_NE(answers.driver->error->find("libcuda.so.1"), std::string::npos);
+  EXPECT_FALSE(answers.loads.at(kCudaDriverLibrary).ok);
+}
+
+TEST(NativeQuery, AMissingHelperIsAnAnswerToo) {
+  const NativeQuery query("/nonexistent/gpuvet", std::chrono::milliseconds(1000));
+  const NativeAnswers answers = query.query_driver();
+  ASSERT_TRUE(answers.driver && answers.driver->error);
+  EXPECT_NE(answers.driver->error->find("could not start"), std::string::npos);
+  EXPECT_FALSE(query.load("libcuda.so.1").ok);
+}
+
+}  // namespace
+}  // namespace gpuvet::gpu
