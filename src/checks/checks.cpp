@@ -36,6 +36,7 @@ const std::vector<Check>& all_checks() {
   static const std::vector<Check> checks = {
       {"gpu_and_driver", check_gpu_and_driver},
       {"visible_devices", check_visible_devices},
+      {"cuda_path_order", check_cuda_path_order},
       {"log_level", check_log_level},
   };
   return checks;

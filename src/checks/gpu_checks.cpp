@@ -149,6 +149,13 @@ Result<bool> check_gpu_and_driver(const CheckContext& context, std::vector<Findi
         "gpu.pci_device",
         {{"address", g.address}, {"id", g.pci_id}, {"driver", g.kernel_driver.value_or("-")}}));
   }
+  if (!f.hardware.denied_nodes.empty()) {
+    for (const auto& node : f.hardware.denied_nodes) {
+      pci.push_back(context.text("gpu.not_visible.denied_node", {{"node", node}}));
+    }
+    return emit(context, findings, "gpu.not_visible", "gpu.not_visible.denied", {}, pci, false,
+                {"gpu.not_visible.denied.fix.group", "gpu.not_visible.denied.fix.check"});
+  }
   if (container_without_gpu(f)) {
     return emit(
         context, findings, "gpu.not_visible", "gpu.not_visible.container",

@@ -6,10 +6,13 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 
 #include "cli/terminal.hpp"
 #include "gpu/native_query.hpp"
 #include "probes/probes.hpp"
+#include "resolve/which.hpp"
+#include "system/paths.hpp"
 #include "system/recording_system.hpp"
 #include "system/replay_system.hpp"
 #include "system/snapshot.hpp"
@@ -28,6 +31,15 @@ struct CheckOptions {
 
 struct SnapshotOptions {
   std::string output;
+};
+
+struct WhichArgs {
+  std::vector<std::string> names;
+  std::string from;
+  std::string snapshot;
+  bool json = false;
+  std::string lang;
+  bool no_color = false;
 };
 
 void print(const std::string& text) {
@@ -118,6 +130,50 @@ int run_snapshot(const SnapshotOptions& options) {
   return kExitOk;
 }
 
+// --from relative to the current directory, as the process that loads it would have opened it;
+// links are kept, as glibc keeps them in $ORIGIN.
+std::string absolute_from(const std::string& from) {
+  std::error_code ec;
+  const auto absolute = std::filesystem::absolute(paths::to_fs(from), ec);
+  return ec ? from : paths::from_fs(absolute);
+}
+
+int run_which(const WhichArgs& args) {
+  const kb::Lang lang =
+      args.lang.empty() ? lang_from_environment() : kb::lang_from_locale(args.lang);
+  auto kb = kb::Kb::embedded();
+  if (!kb) return fail(kb.error().message);
+  auto messages = kb::Messages::load(*kb, lang);
+  if (!messages) return fail(messages.error().message);
+
+  std::unique_ptr<sys::System> system;
+  resolve::WhichRequest request;
+  request.names = args.names;
+  resolve::WhichOptions options;
+  if (!args.snapshot.empty()) {
+    auto snapshot = sys::load_snapshot_file(args.snapshot);
+    if (!snapshot) return fail(snapshot.error().message);
+    system = std::make_unique<sys::ReplaySystem>(std::move(*snapshot));
+    options.elf_headers = resolve::ElfHeaders::from_snapshot;
+    if (!args.from.empty()) request.from = args.from;
+  } else {
+    system = sys::make_live_system(live_options());
+    if (!args.from.empty()) request.from = absolute_from(args.from);
+  }
+  auto report = resolve::which(*system, request, options);
+  if (!report) {
+    return fail(messages->text("which.error.from",
+                               {{"path", args.from}, {"error", report.error().message}}));
+  }
+  if (args.json) {
+    print(resolve::render_which_json(*report));
+  } else {
+    const bool color = !args.no_color && !env_or_null("NO_COLOR") && stdout_is_terminal();
+    print(resolve::render_which_text(*report, *messages, color));
+  }
+  return report->all_resolved() ? kExitOk : kExitFound;
+}
+
 // `gpuvet`, `gpuvet --json` and `gpuvet --snapshot F` mean `gpuvet check ...`.
 std::vector<std::string> with_default_verb(std::vector<std::string> args) {
   const bool top_level_flag =
@@ -182,6 +238,21 @@ int run(std::vector<std::string> args) {
   snapshot_cmd->add_option("-o,--output", snapshot.output,
                            "Write to FILE (gzip-compressed when it ends in .gz; default: stdout)");
 
+  WhichArgs which;
+  CLI::App* which_cmd = app.add_subcommand(
+      "which",
+      "Which file the dynamic loader would load for each library name, and the copies "
+      "it shadows");
+  which_cmd->add_option("NAME", which.names, "Library names (libcudnn.so.9) or paths")->required();
+  which_cmd->add_option("--from", which.from,
+                        "The module that loads them: its RPATH/RUNPATH and $ORIGIN apply");
+  which_cmd->add_option("--snapshot", which.snapshot, "Answer for a snapshot file");
+  which_cmd->add_flag("--json", which.json, "JSON output (gpuvet.which/1)");
+  which_cmd
+      ->add_option("--lang", which.lang, "Language (default: from LC_ALL / LC_MESSAGES / LANG)")
+      ->check(CLI::IsMember({"en", "zh"}));
+  which_cmd->add_flag("--no-color", which.no_color, "No colour (also: NO_COLOR set)");
+
   // Hidden: the child process of a native query (see gpu/native_query.hpp).
   std::string native_library;
   CLI::App* native_cmd = app.add_subcommand(gpu::kNativeQueryVerb, "")->group("");
@@ -201,6 +272,7 @@ int run(std::vector<std::string> args) {
     return fail(fmt::format("{} (see gpuvet --help)", e.what()));
   }
   if (*snapshot_cmd) return run_snapshot(snapshot);
+  if (*which_cmd) return run_which(which);
   if (*native_cmd) {
     print(std::string("@result\n") +
           gpu::run_native_query(

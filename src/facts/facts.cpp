@@ -58,7 +58,8 @@ json to_json(const CudaToolkitFact& t) {
           {"source", t.source},
           {"libraries", t.libraries},
           {"libdevice", t.libdevice},
-          {"ptxas", t.ptxas}};
+          {"ptxas", t.ptxas},
+          {"compiles", t.compiles}};
 }
 
 json to_json(const CudnnFact& c) {
@@ -67,6 +68,7 @@ json to_json(const CudnnFact& c) {
           {"source", c.source},
           {"header_version", or_null(c.header_version)},
           {"library_version", or_null(c.library_version)},
+          {"loaded_version", or_null(c.loaded_version)},
           {"libraries", c.libraries}};
 }
 
@@ -119,11 +121,17 @@ json facts_to_json(const Facts& facts) {
       {"pci_scanned", facts.hardware.pci_scanned},
       {"pci_gpus", pci},
       {"device_nodes", facts.hardware.device_nodes},
+      {"denied_nodes", facts.hardware.denied_nodes},
       {"nvidia_visible_devices", or_null(facts.hardware.nvidia_visible_devices)}};
-  return {{"os", to_json(facts.os)},    {"env", to_json(facts.env)},
-          {"hardware", hardware},       {"driver", driver},
-          {"gpus", list(facts.gpus)},   {"cuda_toolkits", list(facts.cuda_toolkits)},
-          {"cudnn", list(facts.cudnn)}, {"python_envs", list(facts.python_envs)}};
+  return {{"os", to_json(facts.os)},
+          {"env", to_json(facts.env)},
+          {"hardware", hardware},
+          {"driver", driver},
+          {"gpus", list(facts.gpus)},
+          {"cuda_toolkits", list(facts.cuda_toolkits)},
+          {"nvcc", or_null(facts.nvcc)},
+          {"cudnn", list(facts.cudnn)},
+          {"python_envs", list(facts.python_envs)}};
 }
 
 }  // namespace gpuvet

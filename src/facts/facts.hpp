@@ -61,7 +61,8 @@ struct PciGpuFact {
 struct HardwareFacts {
   bool pci_scanned = false;  // /sys/bus/pci/devices could be listed
   std::vector<PciGpuFact> pci_gpus;
-  std::vector<std::string> device_nodes;              // /dev/nvidia*, /dev/dxg
+  std::vector<std::string> device_nodes;  // /dev/nvidia*, /dev/dxg
+  std::vector<std::string> denied_nodes;  // of those, the ones this process may not open
   std::optional<std::string> nvidia_visible_devices;  // the NVIDIA container runtime's variable
 };
 
@@ -87,6 +88,7 @@ struct CudaToolkitFact {
   std::vector<std::string> libraries;  // of cudart, cublas, ... nvJitLink: those with a lib*.so*
   bool libdevice = false;              // nvvm/libdevice/libdevice.10.bc
   bool ptxas = false;                  // bin/ptxas
+  bool compiles = false;               // its nvcc is the first on PATH: the one a shell runs
 };
 
 struct CudnnFact {
@@ -95,6 +97,7 @@ struct CudnnFact {
   std::string source;    // where version came from: header | library | dist-info | pip | conda
   std::optional<std::string> header_version;   // cudnn_version.h (cudnn.h up to 7.x)
   std::optional<std::string> library_version;  // libcudnn.so.X.Y.Z, or only X from libcudnn.so.X
+  std::optional<std::string> loaded_version;   // what cudnnGetVersion() answered when loaded
   std::vector<std::string> libraries;  // the split libraries beside it: cudnn_ops, cudnn_cnn ...
 };
 
@@ -122,6 +125,7 @@ struct Facts {
   std::optional<DriverFacts> driver;
   std::vector<GpuFact> gpus;
   std::vector<CudaToolkitFact> cuda_toolkits;
+  std::optional<std::string> nvcc;  // the first nvcc on PATH, links followed
   std::vector<CudnnFact> cudnn;
   std::vector<PythonEnvFact> python_envs;
 };

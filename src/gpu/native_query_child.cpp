@@ -9,6 +9,8 @@
 #include "gpu/driver_apis.hpp"
 #include "gpu/dynlib.hpp"
 #include "gpu/native_query.hpp"
+#include "kb/kb.hpp"
+#include "kb/versions.hpp"
 #include "system/snapshot.hpp"
 
 namespace gpuvet::gpu {
@@ -259,6 +261,11 @@ std::string load_one(sys::Snapshot& out, const std::string& library) {
   } else if (auto* nvml_init = reinterpret_cast<nvmlReturn (*)()>(lib->symbol("nvmlInit_v2"))) {
     stage("nvmlInit_v2");
     load.init_code = nvml_init();
+  } else if (auto* cudnn_version =
+                 reinterpret_cast<std::size_t (*)()>(lib->symbol("cudnnGetVersion"))) {
+    stage("cudnnGetVersion");
+    const auto raw = static_cast<long long>(cudnn_version());
+    if (auto kb = kb::Kb::embedded()) load.version = kb::decode_cudnn_version(*kb, raw);
   }
   return sys::serialize_snapshot(out);
 }

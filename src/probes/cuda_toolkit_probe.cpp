@@ -304,6 +304,22 @@ std::optional<std::string> dist_info_version(std::string_view directory_name,
   return text::join(kept, ".");
 }
 
+// The nvcc a shell would run is the first on PATH; its toolkit is the one that compiles.
+void mark_compiler(const sys::System& system, const Inspector& inspector,
+                   const std::vector<std::string>& path, Facts& facts) {
+  for (const auto& dir : path) {
+    const std::string program = paths::join(dir, "nvcc");
+    if (!inspector.is_file(program)) continue;
+    const std::string real = sys::real_path(system, program);
+    facts.nvcc = real;
+    const std::string root = inspector.key(paths::parent(paths::parent(real)));
+    for (auto& toolkit : facts.cuda_toolkits) {
+      toolkit.compiles = inspector.key(toolkit.root) == root;
+    }
+    return;
+  }
+}
+
 void probe_cuda_toolkits(const sys::System& system, Facts& facts) {
   const std::string os = facts.os.family.empty() ? system.host().os : facts.os.family;
   const bool windows = os == "windows";
@@ -365,6 +381,7 @@ void probe_cuda_toolkits(const sys::System& system, Facts& facts) {
       facts.cuda_toolkits.push_back(std::move(*fact));
     }
   }
+  mark_compiler(system, inspector, path, facts);
 }
 
 }  // namespace gpuvet::probes

@@ -165,6 +165,15 @@ struct Prober {
           fact.version = fact.library_version;
           fact.source = "library";
         }
+        // The library's own word, from cudnnGetVersion() in the child process, when it loads.
+        const std::string library = paths::join(real, "libcudnn.so." + std::to_string(major));
+        if (const auto loaded = system.load(library); loaded && loaded->ok && loaded->version) {
+          fact.loaded_version = loaded->version;
+          if (!found_header) {
+            fact.version = loaded->version;
+            fact.source = "library";
+          }
+        }
         facts.cudnn.push_back(std::move(fact));
       }
     }

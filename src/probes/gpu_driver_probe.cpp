@@ -79,9 +79,12 @@ bool read_kernel_side(const sys::System& system, Facts& facts, DriverFacts& d) {
   }
   if (const auto dev = system.list_dir("/dev")) {
     for (const auto& entry : *dev) {
-      if (entry.name.starts_with("nvidia"))
-        facts.hardware.device_nodes.push_back("/dev/" + entry.name);
       if (entry.name == "dxg") facts.hardware.device_nodes.push_back("/dev/dxg");
+      if (!entry.name.starts_with("nvidia")) continue;
+      const std::string node = "/dev/" + entry.name;
+      facts.hardware.device_nodes.push_back(node);
+      const auto info = system.file_info(node);
+      if (info && info->read_write == false) facts.hardware.denied_nodes.push_back(node);
     }
   }
   return modules.ok() || d.kernel_module_version.has_value();

@@ -125,6 +125,9 @@ class LivePosixSystem final : public System {
       if (stat(path.c_str(), &target_stat) != 0) return std::nullopt;
     }
     info.kind = kind_of(target_stat.st_mode);
+    // Device nodes: the CUDA driver opens /dev/nvidia* read-write; access() asks with this
+    // process's real IDs, which is what a user's framework would run with.
+    if (S_ISCHR(target_stat.st_mode)) info.read_write = access(path.c_str(), R_OK | W_OK) == 0;
     if (info.kind == FileKind::regular) info.size = static_cast<std::uint64_t>(target_stat.st_size);
     return info;
   }

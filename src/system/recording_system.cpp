@@ -12,6 +12,7 @@ FileEntry entry_for(const FileInfo& info) {
   e.other = info.kind == FileKind::other;
   e.size = info.size;
   e.link = info.link_target;
+  e.read_write = info.read_write;
   return e;
 }
 }  // namespace

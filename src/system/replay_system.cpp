@@ -121,6 +121,7 @@ std::optional<FileInfo> ReplaySystem::info_of(const Located& found, int depth) c
     info.kind = FileKind::directory;
   } else if (e->other) {
     info.kind = FileKind::other;
+    info.read_write = e->read_write;
   } else {
     info.kind = FileKind::regular;
     info.size = e->size ? e->size

@@ -17,6 +17,7 @@ void FileEntry::merge(const FileEntry& more) {
   if (more.link) link = more.link;
   if (more.text) text = more.text;
   if (more.error) error = more.error;
+  if (more.read_write) read_write = more.read_write;
   if (more.pe) pe = more.pe;
   if (more.elf) elf = more.elf;
 }
@@ -66,6 +67,7 @@ json to_json(const FileEntry& f) {
   put(j, "link", f.link);
   put(j, "text", f.text);
   put(j, "error", f.error);
+  put(j, "read_write", f.read_write);
   if (f.pe) j["pe"] = to_json(*f.pe);
   if (f.elf) j["elf"] = to_json(*f.elf);
   return j;
@@ -231,6 +233,8 @@ FileEntry file_from(const json& j, const std::string& where) {
   f.link = opt_string(j, "link", where);
   f.text = opt_string(j, "text", where);
   f.error = opt_string(j, "error", where);
+  if (const json* m = member(j, "read_write"))
+    f.read_write = get_bool(*m, child(where, "read_write"));
   if (const json* m = member(j, "pe")) {
     const std::string here = child(where, "pe");
     expect_object(*m, here);

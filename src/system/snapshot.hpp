@@ -22,6 +22,7 @@ struct FileEntry {
   std::optional<std::string> link;
   std::optional<std::string> text;
   std::optional<std::string> error;  // why reading it failed (permission denied, too large ...)
+  std::optional<bool> read_write;    // device nodes: may this process open it read-write
   std::optional<PeVersion> pe;
   std::optional<ElfInfo> elf;
   bool operator==(const FileEntry&) const = default;

@@ -26,6 +26,8 @@ struct FileInfo {
   FileKind kind = FileKind::regular;       // of the link's target when the path is a symlink
   std::optional<std::uint64_t> size;       // bytes, regular files only
   std::optional<std::string> link_target;  // set when the path itself is a symlink
+  // For device nodes: whether this process may open it for reading and writing.
+  std::optional<bool> read_write;
   bool operator==(const FileInfo&) const = default;
 };
 

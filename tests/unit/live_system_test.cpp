@@ -83,6 +83,15 @@ TEST(LiveSystem, NeverBlocksOnAPipe) {
   EXPECT_EQ(info->kind, FileKind::other);
 }
 
+TEST(LiveSystem, TellsWhetherADeviceNodeOpensReadWrite) {
+  const auto live = make_live_system();
+  const auto null_device = live->file_info("/dev/null");
+  ASSERT_TRUE(null_device);
+  EXPECT_EQ(null_device->kind, FileKind::other);
+  EXPECT_EQ(null_device->read_write, true) << "everyone may read and write /dev/null";
+  EXPECT_FALSE(live->file_info("/etc/os-release")->read_write) << "asked of device nodes only";
+}
+
 TEST(LiveSystem, ReadsTheProcessEnvironment) {
   ASSERT_EQ(setenv("GPUVET_TEST_VARIABLE", "a=b", 1), 0);
   const auto live = make_live_system();

@@ -101,6 +101,15 @@ TEST_F(FakeDriver, NoDriverAtAllSaysWhatWasMissing) {
   EXPECT_FALSE(answers.loads.at(kCudaDriverLibrary).ok);
 }
 
+TEST_F(FakeDriver, CudnnSaysItsOwnVersion) {
+  const NativeQuery query = with("working");
+  const std::string dir = GPUVET_FAKE_DRIVER_DIR;
+  const sys::LoadAnswer nine = query.load(dir + "/cudnn9/libcudnn.so.9");
+  EXPECT_TRUE(nine.ok) << nine.error.value_or("");
+  EXPECT_EQ(nine.version, "9.1.0");
+  EXPECT_EQ(query.load(dir + "/cudnn8/libcudnn.so.8").version, "8.9.7");
+}
+
 TEST(NativeQuery, AMissingHelperIsAnAnswerToo) {
   const NativeQuery query("/nonexistent/gpuvet", std::chrono::milliseconds(1000));
   const NativeAnswers answers = query.query_driver();

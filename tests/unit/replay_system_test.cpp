@@ -102,6 +102,15 @@ TEST(ReplaySystem, UnreadableAndUnrecordedContentsAreErrors) {
   EXPECT_FALSE(s.pe_version("/usr/local/cuda-13.0/lib/libcudart.so.13"));
 }
 
+TEST(ReplaySystem, DeviceNodePermissionsComeBack) {
+  const ReplaySystem s(
+      testing::linux_snapshot({{"files",
+                                {{"/dev/nvidia0", {{"other", true}, {"read_write", false}}},
+                                 {"/dev/nvidiactl", {{"other", true}}}}}}));
+  EXPECT_EQ(s.file_info("/dev/nvidia0")->read_write, false);
+  EXPECT_FALSE(s.file_info("/dev/nvidiactl")->read_write.has_value()) << "not recorded: unknown";
+}
+
 TEST(ReplaySystem, LinuxNamesAreCaseSensitive) {
   const auto s = linux_machine();
   EXPECT_FALSE(s.exists("/USR/local/cuda-13.0/version.json"));

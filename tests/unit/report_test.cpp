@@ -96,6 +96,25 @@ TEST(TextReport, UnknownLayersSayUnknownAndKnownFactsShowUp) {
   EXPECT_NE(text.find("No problems found"), std::string::npos);
 }
 
+TEST(TextReport, ACudnnHeaderAndLibraryThatDisagreeAreNotAPass) {
+  Report r = sample();
+  r.findings.clear();
+  CudnnFact agree;
+  agree.version = "9.19.0";
+  agree.location = "/a";
+  agree.header_version = "9.19.0";
+  agree.library_version = "9";  // a bare major agrees with any 9.x
+  CudnnFact disagree;
+  disagree.location = "/b";
+  disagree.header_version = "8.9.7";
+  disagree.loaded_version = "8.6.0";
+  r.facts.cudnn = {agree, disagree};
+  const std::string text = render_text(r, testing::messages(), false);
+  EXPECT_NE(text.find("✔ cuDNN 9.19.0 at /a"), std::string::npos) << text;
+  EXPECT_NE(text.find("· cuDNN header 8.9.7 and library 8.6.0 disagree at /b"), std::string::npos)
+      << text;
+}
+
 TEST(TextReport, ChineseLabelsStayAligned) {
   const std::string text = render_text(sample(), testing::messages(kb::Lang::zh), false);
   EXPECT_NE(text.find(" 硬件       ✖ hidden GPU"), std::string::npos) << text;

@@ -1,0 +1,105 @@
+// CUDA-layer checks over the toolkit facts: which toolkit wins on the search paths.
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "checks/checks.hpp"
+#include "core/text.hpp"
+#include "system/paths.hpp"
+
+namespace gpuvet::checks {
+
+namespace {
+
+// Numeric comparison of dotted versions: "9.0.176" < "10.1.243"; missing parts count as 0.
+int compare_versions(const std::string& a, const std::string& b) {
+  const auto x = text::split(a, '.');
+  const auto y = text::split(b, '.');
+  for (size_t i = 0; i < std::max(x.size(), y.size()); ++i) {
+    const long long p = i < x.size() && text::is_digits(x[i]) ? std::stoll(x[i].substr(0, 9)) : 0;
+    const long long q = i < y.size() && text::is_digits(y[i]) ? std::stoll(y[i].substr(0, 9)) : 0;
+    if (p != q) return p < q ? -1 : 1;
+  }
+  return 0;
+}
+
+struct Placed {
+  const CudaToolkitFact* toolkit;
+  size_t position;  // in the search path
+  std::string entry;
+};
+
+std::string key(const std::string& path, bool windows) {
+  return paths::comparison_key(path, windows);
+}
+
+// The toolkits whose directories (root + one of `subdirs`) stand in a search path, in its order.
+std::vector<Placed> placed(const Facts& f, const std::vector<std::string>& search,
+                           std::initializer_list<const char*> subdirs) {
+  const bool windows = f.os.family == "windows";
+  std::vector<Placed> out;
+  for (size_t i = 0; i < search.size(); ++i) {
+    for (const auto& toolkit : f.cuda_toolkits) {
+      if (!toolkit.version) continue;
+      const bool matches = std::any_of(subdirs.begin(), subdirs.end(), [&](const char* sub) {
+        return key(search[i], windows) == key(paths::join(toolkit.root, sub), windows);
+      });
+      const bool seen = std::any_of(out.begin(), out.end(),
+                                    [&](const Placed& p) { return p.toolkit == &toolkit; });
+      if (matches && !seen) out.push_back({&toolkit, i, search[i]});
+    }
+  }
+  return out;
+}
+
+Result<bool> check_order(const CheckContext& context, std::vector<Finding>& findings,
+                         const std::vector<Placed>& order, const std::string& variable,
+                         std::string_view title_key) {
+  if (order.size() < 2) return true;
+  const Placed& first = order.front();
+  const Placed* newer = nullptr;
+  for (size_t i = 1; i < order.size(); ++i) {
+    if (compare_versions(*order[i].toolkit->version, *first.toolkit->version) > 0 &&
+        (!newer || compare_versions(*order[i].toolkit->version, *newer->toolkit->version) > 0)) {
+      newer = &order[i];
+    }
+  }
+  if (!newer) return true;
+  const kb::MessageArgs args = {{"old", *first.toolkit->version},
+                                {"new", *newer->toolkit->version},
+                                {"variable", variable},
+                                {"old_entry", first.entry},
+                                {"new_entry", newer->entry}};
+  auto finding = context.finding("cuda.path_order", Severity::warning, title_key, args);
+  if (!finding) return finding.error();
+  for (const auto& p : order) {
+    finding->evidence.push_back(
+        context.text("cuda.path_order.entry", {{"variable", variable},
+                                               {"position", std::to_string(p.position + 1)},
+                                               {"entry", p.entry},
+                                               {"version", *p.toolkit->version}}));
+  }
+  finding->fix.push_back(context.text("cuda.path_order.fix", args));
+  findings.push_back(std::move(*finding));
+  return true;
+}
+
+}  // namespace
+
+// Several toolkits on PATH (or LD_LIBRARY_PATH) with an older one first: its nvcc, and on
+// Windows its DLLs, win over the newer one's.
+Result<bool> check_cuda_path_order(const CheckContext& context, std::vector<Finding>& findings) {
+  const Facts& f = context.facts();
+  const bool windows = f.os.family == "windows";
+  auto on_path =
+      check_order(context, findings, placed(f, f.env.path, {"bin"}), windows ? "Path" : "PATH",
+                  windows ? "cuda.path_order.title.windows" : "cuda.path_order.title.path");
+  if (!on_path) return on_path;
+  if (windows) return true;
+  return check_order(context, findings,
+                     placed(f, f.env.ld_library_path,
+                            {"lib64", "lib", "targets/x86_64-linux/lib", "targets/sbsa-linux/lib"}),
+                     "LD_LIBRARY_PATH", "cuda.path_order.title.ld_library_path");
+}
+
+}  // namespace gpuvet::checks

@@ -1,0 +1,166 @@
+#include "resolve/platform.hpp"
+
+#include <algorithm>
+#include <array>
+#include <set>
+#include <string_view>
+
+#include "core/text.hpp"
+
+namespace gpuvet::resolve {
+
+namespace {
+
+struct ArchFacts {
+  std::string_view arch;
+  int bits;
+  int machine;
+  std::string_view triplet;  // Debian's multiarch directory name
+  std::string_view lib64;    // "lib64" where the RPM-style layout puts 64-bit libraries
+};
+
+// e_machine values from the ELF gABI; triplets from Debian's multiarch tuples.
+constexpr std::array<ArchFacts, 3> kArches = {{
+    {"x86_64", 64, 62, "x86_64-linux-gnu", "lib64"},
+    {"aarch64", 64, 183, "aarch64-linux-gnu", "lib64"},
+    {"i386", 32, 3, "i386-linux-gnu", "lib"},
+}};
+
+const ArchFacts* facts_of(std::string_view arch) {
+  if (arch == "amd64") arch = "x86_64";
+  if (arch == "arm64") arch = "aarch64";
+  if (arch == "i486" || arch == "i586" || arch == "i686") arch = "i386";
+  for (const auto& facts : kArches) {
+    if (facts.arch == arch) return &facts;
+  }
+  return nullptr;
+}
+
+bool is_real_directory(const sys::System& system, const std::string& path) {
+  const auto info = system.file_info(path);
+  return info && info->kind == sys::FileKind::directory && !info->link_target;
+}
+
+// Debian and Ubuntu build glibc with slibdir /lib/<triplet>: $LIB is "lib/<triplet>" and the
+// trusted directories are /lib/<triplet>, /usr/lib/<triplet>, /lib, /usr/lib (ld.so --help,
+// "System search path", on Debian 12 with glibc 2.36). Fedora, RHEL and SUSE use slibdir /lib64
+// on 64-bit machines: $LIB is "lib64" and the trusted directories /lib64, /usr/lib64. $LIB is
+// DL_DST_LIB, the last part of slibdir (glibc elf/Makefile); Debian's patch makes it
+// "lib/<triplet>".
+void set_layout(const sys::System& system, const ArchFacts& facts, Platform& platform) {
+  const std::string triplet(facts.triplet);
+  if (system.is_directory("/lib/" + triplet) || system.is_directory("/usr/lib/" + triplet)) {
+    platform.lib = "lib/" + triplet;
+    platform.default_dirs = {"/lib/" + triplet, "/usr/lib/" + triplet, "/lib", "/usr/lib"};
+    return;
+  }
+  const std::string lib(facts.lib64);
+  if (lib != "lib" && is_real_directory(system, "/usr/" + lib)) {
+    platform.lib = lib;
+    platform.default_dirs = {"/" + lib, "/usr/" + lib};
+    return;
+  }
+  platform.lib = "lib";
+  platform.default_dirs = {"/lib", "/usr/lib"};
+}
+
+// The value of the first "key : value" line of /proc/cpuinfo with that key (the first CPU
+// speaks for all).
+std::string cpuinfo_field(const std::string& cpuinfo, std::string_view key) {
+  for (const auto& line : text::split(cpuinfo, '\n')) {
+    const size_t colon = line.find(':');
+    if (colon != std::string::npos && text::trim(line.substr(0, colon)) == key) {
+      return std::string(text::trim(line.substr(colon + 1)));
+    }
+  }
+  return "";
+}
+
+std::set<std::string, std::less<>> cpu_flags(const std::string& cpuinfo) {
+  std::set<std::string, std::less<>> flags;
+  for (const auto& flag : text::split(cpuinfo_field(cpuinfo, "flags"), ' ')) {
+    if (!flag.empty()) flags.insert(flag);
+  }
+  return flags;
+}
+
+bool has_all(const std::set<std::string, std::less<>>& flags,
+             std::initializer_list<std::string_view> wanted) {
+  return std::all_of(wanted.begin(), wanted.end(),
+                     [&flags](std::string_view f) { return flags.contains(f); });
+}
+
+// glibc-hwcaps subdirectories exist for x86-64 only among the modelled architectures (glibc
+// 2.33+, sysdeps/x86_64/dl-hwcaps-subdirs.c), and so does a $PLATFORM other than AT_PLATFORM.
+// Without /proc/cpuinfo every level is assumed and $PLATFORM stays AT_PLATFORM.
+void set_cpu_dependent(const sys::System& system, Platform& platform) {
+  if (platform.arch != "x86_64") return;
+  const auto cpuinfo = system.read_text("/proc/cpuinfo");
+  if (cpuinfo) {
+    platform.hwcaps = x86_64_levels(*cpuinfo);
+    platform.platform = x86_64_platform(*cpuinfo);
+    return;
+  }
+  platform.hwcaps = {"x86-64-v4", "x86-64-v3", "x86-64-v2"};
+  platform.hwcaps_assumed = true;
+}
+
+}  // namespace
+
+std::optional<std::string> arch_of_machine(int machine) {
+  for (const auto& facts : kArches) {
+    if (facts.machine == machine) return std::string(facts.arch);
+  }
+  return std::nullopt;
+}
+
+std::vector<std::string> x86_64_levels(const std::string& cpuinfo) {
+  const auto flags = cpu_flags(cpuinfo);
+  std::vector<std::string> levels;
+  // x86-64 psABI micro-architecture levels, cpuinfo spelling (pni = SSE3, abm = LZCNT).
+  if (!has_all(flags, {"cx16", "lahf_lm", "popcnt", "pni", "sse4_1", "sse4_2", "ssse3"})) {
+    return levels;
+  }
+  levels.push_back("x86-64-v2");
+  if (has_all(flags, {"avx", "avx2", "bmi1", "bmi2", "f16c", "fma", "abm", "movbe", "xsave"})) {
+    levels.insert(levels.begin(), "x86-64-v3");
+    if (has_all(flags, {"avx512f", "avx512bw", "avx512cd", "avx512dq", "avx512vl"})) {
+      levels.insert(levels.begin(), "x86-64-v4");
+    }
+  }
+  return levels;
+}
+
+std::string x86_64_platform(const std::string& cpuinfo) {
+  if (cpuinfo_field(cpuinfo, "vendor_id") != "GenuineIntel") return "x86_64";
+  const auto flags = cpu_flags(cpuinfo);
+  if (has_all(flags, {"avx512cd", "avx512er", "avx512pf"})) return "xeon_phi";
+  if (has_all(flags, {"avx2", "fma", "bmi1", "bmi2", "abm", "movbe", "popcnt"})) return "haswell";
+  return "x86_64";
+}
+
+Platform detect_platform(const sys::System& system, const std::string& arch) {
+  Platform platform;
+  std::string wanted = arch;
+  if (wanted.empty()) wanted = system.host().arch.value_or("x86_64");
+  const ArchFacts* facts = facts_of(wanted);
+  if (!facts) {
+    // Not modelled: no class check, the generic trusted directories, $PLATFORM = uname -m.
+    platform.arch = wanted;
+    platform.lib = "lib";
+    platform.platform = wanted;
+    platform.default_dirs = {"/lib", "/usr/lib"};
+    return platform;
+  }
+  platform.arch = std::string(facts->arch);
+  platform.bits = facts->bits;
+  platform.machine = facts->machine;
+  // $PLATFORM is AT_PLATFORM from the kernel ("x86_64", "aarch64", "i686") unless the CPU says
+  // otherwise (x86_64_platform).
+  platform.platform = platform.arch == "i386" ? "i686" : platform.arch;
+  set_layout(system, *facts, platform);
+  set_cpu_dependent(system, platform);
+  return platform;
+}
+
+}  // namespace gpuvet::resolve

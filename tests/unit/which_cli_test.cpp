@@ -1,0 +1,145 @@
+// `gpuvet which` as users and scripts meet it: the real binary in a child process, on a snapshot
+// (two CUDA toolkits, LD_LIBRARY_PATH order) and on this machine.
+#include <sys/wait.h>
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+
+#include "system/paths.hpp"
+#include "test_support.hpp"
+
+namespace gpuvet {
+namespace {
+
+struct Outcome {
+  int status = -1;
+  std::string out;
+  std::string err;
+};
+
+Outcome gpuvet(const std::string& arguments, const std::string& environment = "") {
+  testing::TempDir dir;
+  const std::string err_file = dir.path() + "/stderr";
+  const std::string command = "env -i PATH=/usr/bin:/bin " + environment + " " + GPUVET_BINARY +
+                              " " + arguments + " 2>" + err_file + " </dev/null";
+  Outcome run;
+  FILE* pipe = popen(command.c_str(), "r");
+  if (!pipe) return run;
+  char buffer[4096];
+  size_t n = 0;
+  while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0)
+    run.out.append(buffer, n);
+  const int raw = pclose(pipe);
+  run.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+  run.err = paths::read_file(err_file, 1 << 20).value();
+  return run;
+}
+
+size_t line_count(const std::string& s) {
+  return static_cast<size_t>(std::count(s.begin(), s.end(), '\n'));
+}
+
+const char* kSnapshot = R"({
+  "schema": "gpuvet.snapshot/1",
+  "host": {"os": "linux", "arch": "x86_64"},
+  "env": {"LD_LIBRARY_PATH": "/usr/local/cuda-11.8/lib64:/usr/local/cuda-12.2/lib64"},
+  "files": {
+    "/usr/local/cuda-11.8/lib64/libcudnn.so.8": {"link": "libcudnn.so.8.6.0"},
+    "/usr/local/cuda-11.8/lib64/libcudnn.so.8.6.0": {"size": 1000},
+    "/usr/local/cuda-12.2/lib64/libcudnn.so.8": {"link": "libcudnn.so.8.9.7"},
+    "/usr/local/cuda-12.2/lib64/libcudnn.so.8.9.7": {"size": 1000},
+    "/usr/lib/x86_64-linux-gnu/libc.so.6": {"size": 1},
+    "/opt/app/_ext.so": {"elf": {"bits": 64, "machine": 62, "runpath": ["$ORIGIN/lib"]}}
+  }
+})";
+
+TEST(WhichCli, HelpWorks) {
+  const Outcome help = gpuvet("which --help");
+  EXPECT_EQ(help.status, 0);
+  EXPECT_NE(help.out.find("--from"), std::string::npos);
+  EXPECT_NE(help.out.find("--snapshot"), std::string::npos);
+}
+
+TEST(WhichCli, SnapshotJsonAndExitStatus) {
+  testing::TempDir dir;
+  const std::string snapshot = dir.file("two_toolkits.json", kSnapshot);
+  const Outcome found = gpuvet("which --json --snapshot " + snapshot + " libcudnn.so.8");
+  EXPECT_EQ(found.status, 0) << found.err;
+  const auto doc = nlohmann::json::parse(found.out);
+  EXPECT_EQ(doc["schema"], "gpuvet.which/1");
+  const auto& r = doc["results"][0];
+  EXPECT_EQ(r["name"], "libcudnn.so.8");
+  EXPECT_EQ(r["resolved"], "/usr/local/cuda-11.8/lib64/libcudnn.so.8");
+  EXPECT_EQ(r["version"], "8.6.0");
+  EXPECT_EQ(r["steps"][0]["why"], "LD_LIBRARY_PATH");
+  EXPECT_EQ(r["steps"][0]["found"], true);
+  EXPECT_EQ(r["shadowed"][0]["path"], "/usr/local/cuda-12.2/lib64/libcudnn.so.8");
+  EXPECT_EQ(r["shadowed"][0]["version"], "8.9.7");
+
+  const Outcome missing =
+      gpuvet("which --json --snapshot " + snapshot + " libcudnn.so.8 libcublas.so.12");
+  EXPECT_EQ(missing.status, 1);
+  const auto two = nlohmann::json::parse(missing.out);
+  EXPECT_TRUE(two["results"][1]["resolved"].is_null());
+}
+
+TEST(WhichCli, FromModuleInTheSnapshot) {
+  testing::TempDir dir;
+  const std::string snapshot = dir.file("s.json", kSnapshot);
+  const Outcome run =
+      gpuvet("which --json --snapshot " + snapshot + " --from /opt/app/_ext.so libcudnn.so.8");
+  EXPECT_EQ(run.status, 0) << run.err;
+  const auto doc = nlohmann::json::parse(run.out);
+  EXPECT_EQ(doc["from"], "/opt/app/_ext.so");
+  const auto& steps = doc["results"][0]["steps"];
+  EXPECT_EQ(steps[0]["why"], "LD_LIBRARY_PATH");  // RUNPATH comes after LD_LIBRARY_PATH
+}
+
+TEST(WhichCli, TextInEnglishAndChinese) {
+  testing::TempDir dir;
+  const std::string snapshot = dir.file("s.json", kSnapshot);
+  const Outcome en = gpuvet("which --lang en --snapshot " + snapshot + " libcudnn.so.8");
+  EXPECT_EQ(en.status, 0);
+  EXPECT_NE(en.out.find("version 8.6.0"), std::string::npos) << en.out;
+  EXPECT_EQ(en.out.find("\x1b["), std::string::npos);  // no colour into a pipe
+  const Outcome zh = gpuvet("which --lang zh --snapshot " + snapshot + " libcudnn.so.8");
+  EXPECT_NE(zh.out.find("版本 8.6.0"), std::string::npos) << zh.out;
+}
+
+TEST(WhichCli, UsageErrorsAndUnreadableInputAreOneLineExitTwo) {
+  testing::TempDir dir;
+  const std::string not_elf = dir.file("not_elf.so", "this is not an ELF file at all, just text\n");
+  const std::string snapshot = dir.file("s.json", kSnapshot);
+  for (const std::string& args :
+       {std::string("which"), std::string("which --lang fr libc.so.6"),
+        std::string("which --from ") + not_elf + " libc.so.6",
+        std::string("which --from ") + dir.path() + "/absent.so libc.so.6",
+        std::string("which --from ") + dir.path() + " libc.so.6",
+        "which --snapshot " + dir.path() + "/absent.json libc.so.6",
+        "which --snapshot " + snapshot + " --from /opt/none.so libcudnn.so.8"}) {
+    const Outcome run = gpuvet(args);
+    EXPECT_EQ(run.status, 2) << args;
+    EXPECT_EQ(line_count(run.err), 1u) << args << ": " << run.err;
+    EXPECT_EQ(run.err.rfind("gpuvet: ", 0), 0u) << run.err;
+    EXPECT_TRUE(run.out.empty()) << args;
+  }
+  const Outcome bad = gpuvet("which --from " + not_elf + " libc.so.6");
+  EXPECT_NE(bad.err.find(not_elf), std::string::npos) << bad.err;
+}
+
+// On this machine: libc.so.6 always resolves; a made-up name never does.
+TEST(WhichCli, LiveMachine) {
+  const Outcome libc = gpuvet("which --json libc.so.6");
+  EXPECT_EQ(libc.status, 0) << libc.err;
+  const auto doc = nlohmann::json::parse(libc.out);
+  EXPECT_FALSE(doc["results"][0]["resolved"].is_null());
+  const Outcome none = gpuvet("which libgpuvet-no-such-library.so.1");
+  EXPECT_EQ(none.status, 1);
+  EXPECT_NE(none.out.find("nothing would load"), std::string::npos) << none.out;
+}
+
+}  // namespace
+}  // namespace gpuvet
