@@ -37,6 +37,7 @@ const std::vector<Check>& all_checks() {
       {"gpu_and_driver", check_gpu_and_driver},
       {"visible_devices", check_visible_devices},
       {"cuda_path_order", check_cuda_path_order},
+      {"shadowed_copies", check_shadowed_copies},
       {"log_level", check_log_level},
   };
   return checks;

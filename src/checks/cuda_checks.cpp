@@ -86,6 +86,43 @@ Result<bool> check_order(const CheckContext& context, std::vector<Finding>& find
 
 }  // namespace
 
+// An older copy of a CUDA or cuDNN library is what the loader opens, while a newer copy of the
+// same soname sits later on the search path. Versions come from file names and are compared
+// only when both have at least major.minor ("9" says too little).
+Result<bool> check_shadowed_copies(const CheckContext& context, std::vector<Finding>& findings) {
+  for (const auto& library : context.facts().libraries) {
+    if (!library.resolved || !library.version || library.version->find('.') == std::string::npos) {
+      continue;
+    }
+    const LibraryCopy* newest = nullptr;
+    for (const auto& copy : library.shadowed) {
+      if (!copy.version || copy.version->find('.') == std::string::npos) continue;
+      if (compare_versions(*copy.version, *library.version) > 0 &&
+          (!newest || compare_versions(*copy.version, *newest->version) > 0)) {
+        newest = &copy;
+      }
+    }
+    if (!newest) continue;
+    const kb::MessageArgs args = {{"name", library.name},
+                                  {"path", *library.resolved},
+                                  {"version", *library.version},
+                                  {"newer_path", newest->path},
+                                  {"newer_version", *newest->version}};
+    auto finding =
+        context.finding("lib.shadowed_copy", Severity::warning, "lib.shadowed_copy.title", args);
+    if (!finding) return finding.error();
+    finding->evidence.push_back(context.text("lib.shadowed_copy.loads", args));
+    for (const auto& copy : library.shadowed) {
+      finding->evidence.push_back(
+          context.text("lib.shadowed_copy.shadowed",
+                       {{"path", copy.path}, {"version", copy.version.value_or("?")}}));
+    }
+    finding->fix.push_back(context.text("lib.shadowed_copy.fix", args));
+    findings.push_back(std::move(*finding));
+  }
+  return true;
+}
+
 // Several toolkits on PATH (or LD_LIBRARY_PATH) with an older one first: its nvcc, and on
 // Windows its DLLs, win over the newer one's.
 Result<bool> check_cuda_path_order(const CheckContext& context, std::vector<Finding>& findings) {

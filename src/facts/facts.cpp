@@ -74,6 +74,16 @@ json to_json(const CudnnFact& c) {
 
 json to_json(const PythonEnvFact& p);
 
+json to_json(const LibraryFact& l) {
+  json shadowed = json::array();
+  for (const auto& c : l.shadowed)
+    shadowed.push_back({{"path", c.path}, {"version", or_null(c.version)}});
+  return {{"name", l.name},
+          {"resolved", or_null(l.resolved)},
+          {"version", or_null(l.version)},
+          {"shadowed", shadowed}};
+}
+
 template <typename T>
 json list(const std::vector<T>& items) {
   json out = json::array();
@@ -123,15 +133,11 @@ json facts_to_json(const Facts& facts) {
       {"device_nodes", facts.hardware.device_nodes},
       {"denied_nodes", facts.hardware.denied_nodes},
       {"nvidia_visible_devices", or_null(facts.hardware.nvidia_visible_devices)}};
-  return {{"os", to_json(facts.os)},
-          {"env", to_json(facts.env)},
-          {"hardware", hardware},
-          {"driver", driver},
-          {"gpus", list(facts.gpus)},
-          {"cuda_toolkits", list(facts.cuda_toolkits)},
-          {"nvcc", or_null(facts.nvcc)},
-          {"cudnn", list(facts.cudnn)},
-          {"python_envs", list(facts.python_envs)}};
+  return {{"os", to_json(facts.os)},     {"env", to_json(facts.env)},
+          {"hardware", hardware},        {"driver", driver},
+          {"gpus", list(facts.gpus)},    {"cuda_toolkits", list(facts.cuda_toolkits)},
+          {"nvcc", or_null(facts.nvcc)}, {"libraries", list(facts.libraries)},
+          {"cudnn", list(facts.cudnn)},  {"python_envs", list(facts.python_envs)}};
 }
 
 }  // namespace gpuvet

@@ -101,6 +101,18 @@ struct CudnnFact {
   std::vector<std::string> libraries;  // the split libraries beside it: cudnn_ops, cudnn_cnn ...
 };
 
+// What the dynamic loader would open for a soname, and the copies that file shadows.
+struct LibraryCopy {
+  std::string path;
+  std::optional<std::string> version;
+};
+struct LibraryFact {
+  std::string name;                     // "libcudnn.so.9"
+  std::optional<std::string> resolved;  // the file, links followed; null when nothing loads
+  std::optional<std::string> version;   // from the file name at the end of the link chain
+  std::vector<LibraryCopy> shadowed;
+};
+
 struct FrameworkFact {
   std::string name;     // family: tensorflow, torch, jax, cupy, paddle
   std::string package;  // the distribution: tensorflow-gpu, jax-cuda12-plugin ...
@@ -126,6 +138,7 @@ struct Facts {
   std::vector<GpuFact> gpus;
   std::vector<CudaToolkitFact> cuda_toolkits;
   std::optional<std::string> nvcc;  // the first nvcc on PATH, links followed
+  std::vector<LibraryFact> libraries;
   std::vector<CudnnFact> cudnn;
   std::vector<PythonEnvFact> python_envs;
 };

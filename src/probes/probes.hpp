@@ -23,6 +23,7 @@ void probe_env(const sys::System& system, Facts& facts);
 void probe_gpu_driver(const sys::System& system, Facts& facts);
 void probe_cuda_toolkits(const sys::System& system, Facts& facts);
 void probe_cudnn(const sys::System& system, Facts& facts);
+void probe_libraries(const sys::System& system, Facts& facts);
 
 // The integer value of `#define NAME <digits>` in a C header, if it has one.
 std::optional<long> header_define(std::string_view text, std::string_view name);

@@ -1,0 +1,70 @@
+// The library probe: for the CUDA and cuDNN libraries installed on this machine, which file the
+// dynamic loader would really open by soname, and which copies that file shadows (resolve/).
+#include <algorithm>
+#include <set>
+
+#include "core/text.hpp"
+#include "probes/probes.hpp"
+#include "resolve/which.hpp"
+#include "system/paths.hpp"
+#include "system/real_path.hpp"
+
+namespace gpuvet::probes {
+
+namespace {
+
+// The sonames frameworks ask the loader for: lib<name>.so.<major>.
+constexpr std::string_view kWatched[] = {"cudart",   "cublas",   "cublasLt", "cufft",     "curand",
+                                         "cusolver", "cusparse", "nvrtc",    "nvJitLink", "cudnn"};
+
+// The soname form: "libcudnn.so.9", "libcudart.so.11.0" (CUDA 10 and 11 runtimes carry
+// major.minor); not the full file names "libcudnn.so.9.19.0" or "libcudart.so.11.8.89".
+bool is_watched_soname(const std::string& file) {
+  for (const auto name : kWatched) {
+    const std::string prefix = "lib" + std::string(name) + ".so.";
+    if (!file.starts_with(prefix)) continue;
+    const auto parts = text::split(file.substr(prefix.size()), '.');
+    if (parts.size() <= 2 && std::all_of(parts.begin(), parts.end(), text::is_digits)) return true;
+  }
+  return false;
+}
+
+void collect(const sys::System& system, const std::string& dir, std::set<std::string>& names) {
+  const auto entries = system.list_dir(dir);
+  if (!entries) return;
+  for (const auto& entry : *entries) {
+    if (is_watched_soname(entry.name)) names.insert(entry.name);
+  }
+}
+
+}  // namespace
+
+void probe_libraries(const sys::System& system, Facts& facts) {
+  if (facts.os.family != "linux") return;
+  std::set<std::string> names;
+  for (const auto& toolkit : facts.cuda_toolkits) {
+    for (const char* sub : {"lib64", "lib", "targets/x86_64-linux/lib", "targets/sbsa-linux/lib"}) {
+      collect(system, paths::join(toolkit.root, sub), names);
+    }
+  }
+  for (const auto& copy : facts.cudnn)
+    collect(system, copy.location, names);
+  if (names.empty()) return;
+
+  const resolve::Platform platform = resolve::detect_platform(system);
+  for (const auto& name : names) {
+    // Files without recorded ELF facts (a hand-written snapshot) count as loadable.
+    const resolve::Resolution r = resolve::resolve_name(system, name, std::nullopt, platform,
+                                                        resolve::ElfHeaders::from_snapshot);
+    LibraryFact fact;
+    fact.name = name;
+    fact.resolved = r.real_path ? r.real_path : r.resolved;
+    fact.version = r.version;
+    for (const auto& copy : r.shadowed) {
+      fact.shadowed.push_back({sys::real_path(system, copy.path), copy.version});
+    }
+    facts.libraries.push_back(std::move(fact));
+  }
+}
+
+}  // namespace gpuvet::probes
