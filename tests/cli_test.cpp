@@ -1,5 +1,4 @@
 // The command line as users and scripts meet it: the real gpuvet binary in a child process.
-#include <sys/wait.h>
 
 #include <gtest/gtest.h>
 
@@ -7,40 +6,18 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
+#include "cli_support.hpp"
 #include "system/gzip.hpp"
 #include "system/paths.hpp"
-#include "test_support.hpp"
 
 namespace gpuvet {
 namespace {
 
-struct Outcome {
-  int status = -1;
-  std::string out;
-  std::string err;
-};
+using testing::line_count;
+using testing::Outcome;
 
-// Runs gpuvet with a controlled environment (env -i keeps the outside world out of the test).
 Outcome gpuvet(const std::string& arguments, const std::string& environment = "") {
-  testing::TempDir dir;
-  const std::string err_file = dir.path() + "/stderr";
-  const std::string command = "env -i PATH=/usr/bin:/bin " + environment + " " + GPUVET_BINARY +
-                              " " + arguments + " 2>" + err_file + " </dev/null";
-  Outcome run;
-  FILE* pipe = popen(command.c_str(), "r");
-  if (!pipe) return run;
-  char buffer[4096];
-  size_t n = 0;
-  while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0)
-    run.out.append(buffer, n);
-  const int raw = pclose(pipe);
-  run.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-  run.err = paths::read_file(err_file, 1 << 20).value();
-  return run;
-}
-
-size_t line_count(const std::string& s) {
-  return std::count(s.begin(), s.end(), '\n');
+  return testing::run_gpuvet(arguments, environment);
 }
 
 TEST(Cli, VersionAndHelpForEveryVerb) {
@@ -215,7 +192,9 @@ INSTANTIATE_TEST_SUITE_P(Files, RoundTrip,
 
 // A real driver is not on this machine; fake ones built by the tests stand in for it.
 std::string fake_driver(const std::string& behaviour) {
-  return "LD_LIBRARY_PATH=" + std::string(GPUVET_FAKE_DRIVER_DIR) + "/" + behaviour;
+  // PATH without a real nvidia-smi, so only the fake driver answers.
+  return "PATH=/nonexistent LD_LIBRARY_PATH=" + std::string(GPUVET_FAKE_DRIVER_DIR) + "/" +
+         behaviour;
 }
 
 TEST(CliDriver, AWorkingDriverGivesTheGpuFacts) {

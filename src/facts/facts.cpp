@@ -59,7 +59,8 @@ json to_json(const CudaToolkitFact& t) {
           {"libraries", t.libraries},
           {"libdevice", t.libdevice},
           {"ptxas", t.ptxas},
-          {"compiles", t.compiles}};
+          {"compiles", t.compiles},
+          {"loads", t.loads}};
 }
 
 json to_json(const CudnnFact& c) {

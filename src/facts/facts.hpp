@@ -89,6 +89,7 @@ struct CudaToolkitFact {
   bool libdevice = false;              // nvvm/libdevice/libdevice.10.bc
   bool ptxas = false;                  // bin/ptxas
   bool compiles = false;               // its nvcc is the first on PATH: the one a shell runs
+  bool loads = false;  // its libcudart is the one the dynamic loader opens by soname
 };
 
 struct CudnnFact {

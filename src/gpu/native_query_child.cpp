@@ -9,6 +9,7 @@
 #include "gpu/driver_apis.hpp"
 #include "gpu/dynlib.hpp"
 #include "gpu/native_query.hpp"
+#include "gpu/nvidia_smi.hpp"
 #include "kb/kb.hpp"
 #include "kb/versions.hpp"
 #include "system/snapshot.hpp"
@@ -197,6 +198,9 @@ sys::GpuAnswer cuda_gpu(const CudaApi& api, int ordinal, int device) {
   return gpu;
 }
 
+// Well inside the parent's deadline for the whole query.
+constexpr std::chrono::milliseconds kSmiTimeout{5000};
+
 // Stub libcuda (CUDA_ERROR_STUB_LIBRARY, cuda.h) answers nothing worth keeping.
 constexpr int kCudaErrorStubLibrary = 34;
 
@@ -244,6 +248,21 @@ void query_cuda(sys::Snapshot& out, DriverReport& report) {
   }
 }
 
+// nvidia-smi finds its own libnvidia-ml; when NVML cannot be loaded by name it still answers.
+void query_smi(sys::Snapshot& out, DriverReport& report) {
+  stage("nvidia-smi");
+  auto smi = query_nvidia_smi(kSmiTimeout);
+  if (!smi) {
+    if (smi.error().message != "no nvidia-smi on PATH")
+      report.errors.push_back(smi.error().message);
+    return;
+  }
+  out.loads["nvidia-smi"] = sys::LoadAnswer{true, std::nullopt, std::nullopt, std::nullopt, 0};
+  report.driver.installed = true;
+  if (!report.driver.version) report.driver.version = smi->driver_version;
+  if (report.gpus.empty()) report.gpus = smi->gpus;
+}
+
 std::string load_one(sys::Snapshot& out, const std::string& library) {
   sys::LoadAnswer& load = out.loads[library];
   stage(fmt::format("dlopen {}", library));
@@ -279,6 +298,7 @@ std::string run_native_query(const std::optional<std::string>& library) {
   DriverReport report;
   query_nvml(out, report);
   query_cuda(out, report);
+  if (!out.loads[kNvmlLibrary].ok) query_smi(out, report);
   if (!report.driver.installed && !report.errors.empty()) {
     report.driver.error = report.errors.front();
     for (size_t i = 1; i < report.errors.size(); ++i)

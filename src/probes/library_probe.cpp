@@ -37,6 +37,14 @@ void collect(const sys::System& system, const std::string& dir, std::set<std::st
   }
 }
 
+// The toolkit whose CUDA runtime the loader opens is the one programs run with.
+void mark_loading_toolkit(const LibraryFact& library, std::vector<CudaToolkitFact>& toolkits) {
+  if (!library.name.starts_with("libcudart.so.") || !library.resolved) return;
+  for (auto& toolkit : toolkits) {
+    if (library.resolved->starts_with(toolkit.root + "/")) toolkit.loads = true;
+  }
+}
+
 }  // namespace
 
 void probe_libraries(const sys::System& system, Facts& facts) {
@@ -63,6 +71,7 @@ void probe_libraries(const sys::System& system, Facts& facts) {
     for (const auto& copy : r.shadowed) {
       fact.shadowed.push_back({sys::real_path(system, copy.path), copy.version});
     }
+    mark_loading_toolkit(fact, facts.cuda_toolkits);
     facts.libraries.push_back(std::move(fact));
   }
 }

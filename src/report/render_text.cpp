@@ -1,5 +1,7 @@
 #include <fmt/color.h>
+
 #include <fmt/format.h>
+#include "report/paint.hpp"
 
 #include "core/text.hpp"
 #include "report/report.hpp"
@@ -7,17 +9,6 @@
 namespace gpuvet::report {
 
 namespace {
-
-class Painter {
- public:
-  explicit Painter(bool enabled) : enabled_(enabled) {}
-  std::string operator()(const std::string& s, fmt::text_style style) const {
-    return enabled_ ? fmt::format(style, "{}", s) : s;
-  }
-
- private:
-  bool enabled_;
-};
 
 fmt::text_style style_of(Severity severity) {
   switch (severity) {

@@ -1,7 +1,9 @@
 // The two faces of a `which` report: gpuvet.which/1 JSON (CONTRACTS.md) and text in the
 // catalog's language. Renderers decide nothing; every word of the text comes from the catalog.
 #include <fmt/color.h>
+
 #include <fmt/format.h>
+#include "report/paint.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -10,6 +12,8 @@
 namespace gpuvet::resolve {
 
 namespace {
+
+using report::Painter;
 
 using Json = nlohmann::ordered_json;
 
@@ -66,17 +70,6 @@ Json platform_json(const Platform& p) {
               {"hwcaps", p.hwcaps},
               {"hwcaps_assumed", p.hwcaps_assumed}};
 }
-
-class Painter {
- public:
-  explicit Painter(bool enabled) : enabled_(enabled) {}
-  std::string operator()(const std::string& s, fmt::text_style style) const {
-    return enabled_ ? fmt::format(style, "{}", s) : s;
-  }
-
- private:
-  bool enabled_;
-};
 
 std::string why_words(const kb::Messages& m, Source source,
                       const std::optional<std::string>& object) {

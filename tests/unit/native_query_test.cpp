@@ -1,6 +1,7 @@
 // The native query against fake drivers built by the tests: gpuvet's child process must read a
 // working driver exactly, and survive one that crashes, hangs, is a stub or prints garbage.
 #include "gpu/native_query.hpp"
+#include "gpu/nvidia_smi.hpp"
 
 #include <gtest/gtest.h>
 
@@ -16,13 +17,28 @@ using namespace std::chrono_literals;
 
 class FakeDriver : public ::testing::Test {
  protected:
-  void TearDown() override { unsetenv("LD_LIBRARY_PATH"); }
+  void SetUp() override {
+    if (const char* path = std::getenv("PATH")) saved_path_ = path;
+    // No real nvidia-smi may answer for a fake driver.
+    setenv("PATH", "/nonexistent", 1);
+  }
+  void TearDown() override {
+    unsetenv("LD_LIBRARY_PATH");
+    setenv("PATH", saved_path_.c_str(), 1);
+  }
   // Points the child's loader at one fake driver directory.
   static NativeQuery with(const std::string& behaviour,
                           std::chrono::milliseconds timeout = 10000ms) {
     setenv("LD_LIBRARY_PATH", (std::string(GPUVET_FAKE_DRIVER_DIR) + "/" + behaviour).c_str(), 1);
     return NativeQuery(GPUVET_BINARY, timeout);
   }
+  // Puts one fake nvidia-smi first on the child's PATH.
+  static void smi(const std::string& behaviour) {
+    setenv("PATH", (std::string(GPUVET_FAKE_SMI_DIR) + "/" + behaviour).c_str(), 1);
+  }
+
+ private:
+  std::string saved_path_;
 };
 
 TEST_F(FakeDriver, AWorkingDriverIsReadExactly) {
@@ -108,6 +124,56 @@ TEST_F(FakeDriver, CudnnSaysItsOwnVersion) {
   EXPECT_TRUE(nine.ok) << nine.error.value_or("");
   EXPECT_EQ(nine.version, "9.1.0");
   EXPECT_EQ(query.load(dir + "/cudnn8/libcudnn.so.8").version, "8.9.7");
+}
+
+TEST_F(FakeDriver, NvidiaSmiStandsInWhenNvmlIsMissing) {
+  smi("working");
+  const NativeAnswers answers = with("no-such-directory").query_driver();
+  ASSERT_TRUE(answers.driver);
+  EXPECT_TRUE(answers.driver->installed);
+  EXPECT_EQ(answers.driver->version, "550.54.15");
+  ASSERT_TRUE(answers.gpus && answers.gpus->size() == 1);
+  EXPECT_EQ(answers.gpus->front().name, "NVIDIA GeForce RTX 3060");
+  EXPECT_EQ(answers.gpus->front().pci_id, "10DE:2504");
+  EXPECT_EQ(answers.gpus->front().compute_capability, "8.6");
+  EXPECT_EQ(answers.gpus->front().memory_mib, 12288);
+  EXPECT_TRUE(answers.loads.at("nvidia-smi").ok);
+}
+
+TEST_F(FakeDriver, AnOldNvidiaSmiIsAskedAgainWithoutComputeCap) {
+  smi("old");
+  const NativeAnswers answers = with("no-such-directory").query_driver();
+  ASSERT_TRUE(answers.gpus && answers.gpus->size() == 1);
+  EXPECT_EQ(answers.driver->version, "452.06");
+  EXPECT_EQ(answers.gpus->front().name, "GeForce GTX 1060 6GB");
+  EXPECT_FALSE(answers.gpus->front().compute_capability) << "unknown, not guessed";
+}
+
+TEST_F(FakeDriver, AHungNvidiaSmiIsStopped) {
+  smi("hang");
+  const auto started = std::chrono::steady_clock::now();
+  const NativeAnswers answers = with("no-such-directory").query_driver();
+  EXPECT_LT(std::chrono::steady_clock::now() - started, 9s);
+  ASSERT_TRUE(answers.driver && answers.driver->error);
+  EXPECT_FALSE(answers.driver->installed);
+  EXPECT_NE(answers.driver->error->find("hung and was stopped"), std::string::npos)
+      << *answers.driver->error;
+}
+
+TEST(NvidiaSmi, ParsesItsCsvAndRefusesWhatItDoesNotKnow) {
+  const auto parsed = parse_smi_csv(
+      "0, NVIDIA H200, GPU-1, 0x233510DE, 570.86.15, 143771, 9.0\n"
+      "1, NVIDIA H200, [N/A], [N/A], 570.86.15, [N/A], [N/A]\n");
+  ASSERT_TRUE(parsed) << parsed.error().message;
+  ASSERT_EQ(parsed->gpus.size(), 2u);
+  EXPECT_EQ(parsed->gpus[0].pci_id, "10DE:2335");
+  EXPECT_EQ(parsed->gpus[1].index, 1);
+  EXPECT_FALSE(parsed->gpus[1].uuid);
+  EXPECT_FALSE(parsed->gpus[1].memory_mib);
+  EXPECT_FALSE(
+      parse_smi_csv("NVIDIA-SMI has failed because it couldn't communicate with the "
+                    "NVIDIA driver.\n"));
+  EXPECT_FALSE(parse_smi_csv(""));
 }
 
 TEST(NativeQuery, AMissingHelperIsAnAnswerToo) {

@@ -1,6 +1,5 @@
 // `gpuvet which` as users and scripts meet it: the real binary in a child process, on a snapshot
 // (two CUDA toolkits, LD_LIBRARY_PATH order) and on this machine.
-#include <sys/wait.h>
 
 #include <gtest/gtest.h>
 
@@ -8,38 +7,17 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
+#include "cli_support.hpp"
 #include "system/paths.hpp"
-#include "test_support.hpp"
 
 namespace gpuvet {
 namespace {
 
-struct Outcome {
-  int status = -1;
-  std::string out;
-  std::string err;
-};
+using testing::line_count;
+using testing::Outcome;
 
 Outcome gpuvet(const std::string& arguments, const std::string& environment = "") {
-  testing::TempDir dir;
-  const std::string err_file = dir.path() + "/stderr";
-  const std::string command = "env -i PATH=/usr/bin:/bin " + environment + " " + GPUVET_BINARY +
-                              " " + arguments + " 2>" + err_file + " </dev/null";
-  Outcome run;
-  FILE* pipe = popen(command.c_str(), "r");
-  if (!pipe) return run;
-  char buffer[4096];
-  size_t n = 0;
-  while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0)
-    run.out.append(buffer, n);
-  const int raw = pclose(pipe);
-  run.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-  run.err = paths::read_file(err_file, 1 << 20).value();
-  return run;
-}
-
-size_t line_count(const std::string& s) {
-  return static_cast<size_t>(std::count(s.begin(), s.end(), '\n'));
+  return testing::run_gpuvet(arguments, environment);
 }
 
 const char* kSnapshot = R"({
