@@ -59,6 +59,7 @@ json to_json(const CudaToolkitFact& t) {
           {"libraries", t.libraries},
           {"libdevice", t.libdevice},
           {"ptxas", t.ptxas},
+          {"ptxas_version", or_null(t.ptxas_version)},
           {"compiles", t.compiles},
           {"loads", t.loads}};
 }

@@ -79,16 +79,18 @@ struct GpuFact {
 
 struct CudaToolkitFact {
   std::optional<std::string> version;
-  std::optional<std::string> version_source;  // version.json | version.txt | cuda.h | dist-info
-  std::string root;                           // the real directory, links resolved
-  bool on_path = false;                       // its bin directory is on PATH
+  std::optional<std::string>
+      version_source;    // version.json | version.txt | dist-info | nvcc | cuda.h
+  std::string root;      // the real directory, links resolved
+  bool on_path = false;  // its bin directory is on PATH
   // How it was found: CUDA_HOME | CUDA_PATH | CUDA_ROOT | registry | path | default-location |
   // pip | conda.
   std::string source;
   std::vector<std::string> libraries;  // of cudart, cublas, ... nvJitLink: those with a lib*.so*
   bool libdevice = false;              // nvvm/libdevice/libdevice.10.bc
   bool ptxas = false;                  // bin/ptxas
-  bool compiles = false;               // its nvcc is the first on PATH: the one a shell runs
+  std::optional<std::string> ptxas_version;  // what `ptxas --version` says
+  bool compiles = false;                     // its nvcc is the first on PATH: the one a shell runs
   bool loads = false;  // its libcudart is the one the dynamic loader opens by soname
 };
 

@@ -202,12 +202,29 @@ struct Inspector {
       }
     }
     if (wheel) return Version{*wheel, "dist-info"};
+    if (auto compiler = tool_version(paths::join(root, "bin/nvcc"))) {
+      return Version{*compiler, "nvcc"};
+    }
     // cuda.h knows only major.minor: #define CUDA_VERSION 12020 is 12.2.
     if (const auto text = system.read_text(paths::join(root, "include/cuda.h"))) {
       if (const auto v = header_define(*text, "CUDA_VERSION"); v && *v > 0) {
         return Version{std::to_string(*v / 1000) + "." + std::to_string((*v % 1000) / 10),
                        "cuda.h"};
       }
+    }
+    return std::nullopt;
+  }
+
+  // "Cuda compilation tools, release 13.0, V13.0.88" -> "13.0.88" from `TOOL --version`.
+  std::optional<std::string> tool_version(const std::string& tool) const {
+    if (!is_file(tool)) return std::nullopt;
+    const auto run = system.run_program(tool, {"--version"});
+    if (!run || run->exit_code != 0) return std::nullopt;
+    for (const auto& raw : text::split(run->output, '\n')) {
+      const size_t v = raw.rfind(", V");
+      if (raw.find("release") == std::string::npos || v == std::string::npos) continue;
+      const std::string version(text::trim(std::string_view(raw).substr(v + 3)));
+      if (!version.empty() && text::is_digits(version.substr(0, 1))) return version;
     }
     return std::nullopt;
   }
@@ -242,6 +259,9 @@ struct Inspector {
     }
     fact.on_path = fact.on_path || candidate.from_path;
     fact.libdevice = is_file(paths::join(root, "nvvm/libdevice/libdevice.10.bc"));
+    for (const auto& bin : bins) {
+      if (!fact.ptxas_version) fact.ptxas_version = tool_version(paths::join(bin, "ptxas"));
+    }
     fact.source = candidate.source;
     if (fact.source == "default-location" && wheel) fact.source = "pip";
     return fact;

@@ -15,6 +15,7 @@
 #include <mutex>
 
 #include "core/text.hpp"
+#include "gpu/child_process.hpp"
 #include "gpu/native_query.hpp"
 #include "system/elf_reader.hpp"
 #include "system/ld_cache.hpp"
@@ -80,6 +81,9 @@ class PreadByteSource final : public ByteSource {
   int fd_;
   std::uint64_t size_;
 };
+
+// A version query that takes longer than this is stuck.
+constexpr std::chrono::milliseconds kProgramTimeout{5000};
 
 class LivePosixSystem final : public System {
  public:
@@ -236,6 +240,32 @@ class LivePosixSystem final : public System {
     const auto* answers = native_answers();
     return answers ? answers->gpus : std::nullopt;
   }
+  // Only regular, executable files are run, with no input and a deadline.
+  std::optional<ProgramOutput> run_program(const std::string& program,
+                                           const std::vector<std::string>& args) const override {
+    if (access(program.c_str(), X_OK) != 0) return std::nullopt;
+    const auto info = file_info(program);
+    if (!info || info->kind != FileKind::regular) return std::nullopt;
+    const gpu::ChildOutcome run = gpu::run_child(program, args, kProgramTimeout, 1 << 16);
+    ProgramOutput out;
+    out.output = run.output;
+    switch (run.kind) {
+      case gpu::ChildOutcome::Kind::exited:
+        out.exit_code = run.exit_code;
+        break;
+      case gpu::ChildOutcome::Kind::signalled:
+        out.error = "crashed (" + run.detail + ")";
+        break;
+      case gpu::ChildOutcome::Kind::timed_out:
+        out.error = "hung and was stopped";
+        break;
+      case gpu::ChildOutcome::Kind::failed_to_start:
+        out.error = run.detail;
+        break;
+    }
+    return out;
+  }
+
   // SetupAPI display adapters exist on Windows only.
   std::optional<std::vector<DisplayAdapter>> display_adapters() const override {
     return std::nullopt;

@@ -169,6 +169,16 @@ std::optional<std::vector<DisplayAdapter>> RecordingSystem::display_adapters() c
   return answer;
 }
 
+std::optional<ProgramOutput> RecordingSystem::run_program(
+    const std::string& program, const std::vector<std::string>& args) const {
+  auto output = inner_.run_program(program, args);
+  if (output) {
+    std::lock_guard lock(mutex_);
+    recorded_.programs[program_key(program, args)] = *output;
+  }
+  return output;
+}
+
 std::optional<LoadAnswer> RecordingSystem::load(const std::string& library) const {
   auto answer = inner_.load(library);
   if (answer) {

@@ -32,6 +32,8 @@ class RecordingSystem final : public System {
   std::optional<std::vector<GpuAnswer>> gpus() const override;
   std::optional<std::vector<DisplayAdapter>> display_adapters() const override;
   std::optional<LoadAnswer> load(const std::string& library) const override;
+  std::optional<ProgramOutput> run_program(const std::string& program,
+                                           const std::vector<std::string>& args) const override;
 
  private:
   void remember_file(const std::string& path, const FileEntry& entry) const;

@@ -237,6 +237,13 @@ std::optional<std::vector<std::string>> ReplaySystem::ld_cache_lookup(
   return it->second;
 }
 
+std::optional<ProgramOutput> ReplaySystem::run_program(const std::string& program,
+                                                       const std::vector<std::string>& args) const {
+  const auto it = snapshot_.programs.find(program_key(program, args));
+  if (it == snapshot_.programs.end()) return std::nullopt;
+  return it->second;
+}
+
 std::optional<LoadAnswer> ReplaySystem::load(const std::string& library) const {
   const auto it = snapshot_.loads.find(library);
   if (it == snapshot_.loads.end()) return std::nullopt;

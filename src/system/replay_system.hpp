@@ -26,6 +26,8 @@ class ReplaySystem final : public System {
     return snapshot_.display_adapters;
   }
   std::optional<LoadAnswer> load(const std::string& library) const override;
+  std::optional<ProgramOutput> run_program(const std::string& program,
+                                           const std::vector<std::string>& args) const override;
 
  private:
   struct IndexedFile {

@@ -110,6 +110,13 @@ json to_json(const DisplayAdapter& a) {
   return j;
 }
 
+json to_json(const ProgramOutput& p) {
+  json j = {{"output", p.output}};
+  j["exit"] = p.exit_code ? json(*p.exit_code) : json(nullptr);
+  put(j, "error", p.error);
+  return j;
+}
+
 json to_json(const LoadAnswer& l) {
   json j = {{"ok", l.ok}};
   put(j, "path", l.path);
@@ -312,6 +319,19 @@ LoadAnswer load_from(const json& j, const std::string& where) {
   return l;
 }
 
+ProgramOutput program_from(const json& j, const std::string& where) {
+  expect_object(j, where);
+  ProgramOutput p;
+  p.output = opt_string(j, "output", where).value_or("");
+  if (const json* m = member(j, "exit")) {
+    const std::int64_t code = get_int(*m, child(where, "exit"));
+    if (code < 0 || code > 255) fail(child(where, "exit"), "out of range");
+    p.exit_code = static_cast<int>(code);
+  }
+  p.error = opt_string(j, "error", where);
+  return p;
+}
+
 template <typename T, typename F>
 std::vector<T> list_from(const json& j, const std::string& where, F parse_one) {
   expect_array(j, where);
@@ -366,10 +386,22 @@ Snapshot snapshot_from(const json& j) {
       s.loads[key] = load_from(value, child("loads", key));
     }
   }
+  if (const json* programs = member(j, "programs")) {
+    for (const auto& [key, value] : expect_object(*programs, "programs").items()) {
+      s.programs[key] = program_from(value, child("programs", key));
+    }
+  }
   return s;
 }
 
 }  // namespace
+
+std::string program_key(const std::string& program, const std::vector<std::string>& args) {
+  std::string key = program;
+  for (const auto& arg : args)
+    key += " " + arg;
+  return key;
+}
 
 json snapshot_to_json(const Snapshot& s) {
   json j = {{"schema", kSnapshotSchema}, {"taken_at", s.taken_at}, {"host", to_json(s.host)}};
@@ -404,6 +436,10 @@ json snapshot_to_json(const Snapshot& s) {
   for (const auto& [name, answer] : s.loads)
     loads[name] = to_json(answer);
   j["loads"] = loads;
+  json programs = json::object();
+  for (const auto& [key, output] : s.programs)
+    programs[key] = to_json(output);
+  j["programs"] = programs;
   return j;
 }
 

@@ -41,8 +41,12 @@ struct Snapshot {
   std::optional<std::vector<GpuAnswer>> gpus;
   std::optional<std::vector<DisplayAdapter>> display_adapters;
   std::map<std::string, LoadAnswer> loads;
+  std::map<std::string, ProgramOutput> programs;  // "program arg arg" -> what it printed
   bool operator==(const Snapshot&) const = default;
 };
+
+// The key under which a program run is recorded: the program and its arguments, space-separated.
+std::string program_key(const std::string& program, const std::vector<std::string>& args);
 
 nlohmann::json snapshot_to_json(const Snapshot& snapshot);
 // Validates the document; the error names the JSON location and what is wrong with it.

@@ -102,6 +102,14 @@ struct DisplayAdapter {
   bool operator==(const DisplayAdapter&) const = default;
 };
 
+// What a program printed when gpuvet ran it to ask its version (nvcc --version, ptxas --version).
+struct ProgramOutput {
+  std::optional<int> exit_code;      // null when it did not exit by itself
+  std::string output;                // standard output
+  std::optional<std::string> error;  // why it gave nothing: could not start, crashed, hung
+  bool operator==(const ProgramOutput&) const = default;
+};
+
 struct LoadAnswer {
   bool ok = false;
   std::optional<std::string> path;
@@ -138,6 +146,11 @@ class System {
   // loader's order. nullopt when this system has no loader cache.
   virtual std::optional<std::vector<std::string>> ld_cache_lookup(
       const std::string& soname) const = 0;
+
+  // Runs a program that only reports about itself (a --version query) with a deadline.
+  // nullopt: not run (no such program, or a snapshot that did not record it).
+  virtual std::optional<ProgramOutput> run_program(const std::string& program,
+                                                   const std::vector<std::string>& args) const = 0;
 
   // Native GPU answers. nullopt means not asked or not available on this system.
   virtual std::optional<DriverAnswer> driver() const = 0;

@@ -79,6 +79,10 @@ class CaseSystem final : public sys::System {
     return std::nullopt;
   }
   std::optional<sys::LoadAnswer> load(const std::string&) const override { return std::nullopt; }
+  std::optional<sys::ProgramOutput> run_program(const std::string&,
+                                                const std::vector<std::string>&) const override {
+    return std::nullopt;
+  }
 
  private:
   std::unique_ptr<sys::System> live_;

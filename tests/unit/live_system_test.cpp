@@ -92,6 +92,22 @@ TEST(LiveSystem, TellsWhetherADeviceNodeOpensReadWrite) {
   EXPECT_FALSE(live->file_info("/etc/os-release")->read_write) << "asked of device nodes only";
 }
 
+TEST(LiveSystem, RunsOnlyExecutablesAndStopsThemAtTheDeadline) {
+  const auto live = make_live_system();
+  const auto echo = live->run_program("/bin/echo", {"13.0"});
+  ASSERT_TRUE(echo);
+  EXPECT_EQ(echo->exit_code, 0);
+  EXPECT_EQ(echo->output, "13.0\n");
+  EXPECT_FALSE(live->run_program("/etc/os-release", {})) << "not executable";
+  EXPECT_FALSE(live->run_program("/nonexistent/nvcc", {"--version"}));
+  const auto started = std::chrono::steady_clock::now();
+  const auto stuck = live->run_program("/bin/sleep", {"60"});
+  EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(20));
+  ASSERT_TRUE(stuck);
+  EXPECT_FALSE(stuck->exit_code);
+  EXPECT_EQ(stuck->error, "hung and was stopped");
+}
+
 TEST(LiveSystem, ReadsTheProcessEnvironment) {
   ASSERT_EQ(setenv("GPUVET_TEST_VARIABLE", "a=b", 1), 0);
   const auto live = make_live_system();

@@ -111,6 +111,14 @@ TEST(ReplaySystem, DeviceNodePermissionsComeBack) {
   EXPECT_FALSE(s.file_info("/dev/nvidiactl")->read_write.has_value()) << "not recorded: unknown";
 }
 
+TEST(ReplaySystem, ProgramsAnswerOnlyWhatWasRecorded) {
+  const ReplaySystem s(testing::linux_snapshot(
+      {{"programs", {{"/opt/cuda/bin/nvcc --version", {{"exit", 0}, {"output", "V1"}}}}}}));
+  EXPECT_EQ(s.run_program("/opt/cuda/bin/nvcc", {"--version"})->output, "V1");
+  EXPECT_FALSE(s.run_program("/opt/cuda/bin/nvcc", {"-V"}));
+  EXPECT_FALSE(s.run_program("/opt/cuda/bin/ptxas", {"--version"}));
+}
+
 TEST(ReplaySystem, LinuxNamesAreCaseSensitive) {
   const auto s = linux_machine();
   EXPECT_FALSE(s.exists("/USR/local/cuda-13.0/version.json"));

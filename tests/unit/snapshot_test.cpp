@@ -40,7 +40,11 @@ json full_document() {
               "compute_capability": "6.1", "memory_mib": 6144, "driver_model": "WDDM"}],
     "display_adapters": [{"name": "NVIDIA GeForce GTX 1060 6GB", "provider": "NVIDIA",
                           "driver_version": "27.21.14.5206", "pnp_id": "PCI\\VEN_10DE&DEV_1C03"}],
-    "loads": {"cudnn64_7.dll": {"ok": true, "path": "C:/x/cudnn64_7.dll", "version": "7.6.5"}}
+    "loads": {"cudnn64_7.dll": {"ok": true, "path": "C:/x/cudnn64_7.dll", "version": "7.6.5"}},
+    "programs": {"C:/CUDA/v10.1/bin/nvcc.exe --version":
+                   {"exit": 0, "output": "Cuda compilation tools, release 10.1, V10.1.243\n"},
+                 "C:/CUDA/v9.0/bin/ptxas.exe --version": {"exit": null, "output": "",
+                                                         "error": "hung and was stopped"}}
   })");
 }
 
@@ -67,6 +71,8 @@ TEST(Snapshot, ReadsEverySectionOfTheContract) {
   EXPECT_EQ(s->gpus->at(0).memory_mib, 6144);
   EXPECT_EQ(s->display_adapters->at(0).driver_version, "27.21.14.5206");
   EXPECT_TRUE(s->loads.at("cudnn64_7.dll").ok);
+  EXPECT_EQ(s->programs.at("C:/CUDA/v10.1/bin/nvcc.exe --version").exit_code, 0);
+  EXPECT_EQ(s->programs.at("C:/CUDA/v9.0/bin/ptxas.exe --version").error, "hung and was stopped");
 }
 
 TEST(Snapshot, WritesWhatItReads) {
