@@ -238,6 +238,15 @@ void probe_cudnn(const sys::System& system, Facts& facts) {
   groups.push_back(Group{{std::begin(kLocalIncludeDirs), std::end(kLocalIncludeDirs)},
                          {std::begin(kLocalLibDirs), std::end(kLocalLibDirs)},
                          std::nullopt});
+  // Copies only the loader cache knows about (ldconfig scanned a directory from ld.so.conf.d).
+  for (const int major : {7, 8, 9, 10}) {
+    const auto cached = system.ld_cache_lookup("libcudnn.so." + std::to_string(major));
+    if (!cached) break;
+    for (const auto& path : *cached) {
+      const std::string dir = paths::parent(path);
+      groups.push_back(Group{{paths::join(paths::parent(dir), "include")}, {dir}, std::nullopt});
+    }
+  }
   Prober prober{system, facts, {}, {}};
   for (const auto& group : groups)
     prober.probe(group);
