@@ -5,6 +5,7 @@
 
 #include <cstdio>
 #include <cstring>
+#include <optional>
 
 #include "gpu/driver_apis.hpp"
 #include "gpu/dynlib.hpp"
@@ -123,23 +124,37 @@ struct DriverReport {
   std::vector<std::string> errors;
 };
 
-void query_nvml(sys::Snapshot& out, DriverReport& report) {
-  sys::LoadAnswer& load = out.loads[kNvmlLibrary];
-  stage(fmt::format("dlopen {}", kNvmlLibrary));
-  auto lib = DynamicLibrary::open(kNvmlLibrary);
+// Loads a library and binds its table of entry points; every failure is recorded on `load` and
+// in the report, and ends the query of that library.
+template <typename Api>
+std::optional<Api> open_and_bind(const char* library, Api (*bind)(const DynamicLibrary&),
+                                 sys::LoadAnswer& load, DriverReport& report,
+                                 std::optional<DynamicLibrary>& keep) {
+  stage(fmt::format("dlopen {}", library));
+  auto lib = DynamicLibrary::open(library);
   if (!lib) {
     load.error = lib.error().message;
     report.errors.push_back(*load.error);
-    return;
+    return std::nullopt;
   }
   load.ok = true;
   load.path = lib->path();
-  const NvmlApi api = bind_nvml(*lib);
+  Api api = bind(*lib);
+  keep.emplace(std::move(*lib));
   if (!api.missing.empty()) {
-    load.error = fmt::format("{} does not export {}", kNvmlLibrary, api.missing.front());
+    load.error = fmt::format("{} does not export {}", library, api.missing.front());
     report.errors.push_back(*load.error);
-    return;
+    return std::nullopt;
   }
+  return api;
+}
+
+void query_nvml(sys::Snapshot& out, DriverReport& report) {
+  sys::LoadAnswer& load = out.loads[kNvmlLibrary];
+  std::optional<DynamicLibrary> lib;
+  const auto bound = open_and_bind<NvmlApi>(kNvmlLibrary, bind_nvml, load, report, lib);
+  if (!bound) return;
+  const NvmlApi& api = *bound;
   stage("nvmlInit_v2");
   const nvmlReturn init = api.nvmlInit_v2();
   load.init_code = init;
@@ -206,21 +221,10 @@ constexpr int kCudaErrorStubLibrary = 34;
 
 void query_cuda(sys::Snapshot& out, DriverReport& report) {
   sys::LoadAnswer& load = out.loads[kCudaDriverLibrary];
-  stage(fmt::format("dlopen {}", kCudaDriverLibrary));
-  auto lib = DynamicLibrary::open(kCudaDriverLibrary);
-  if (!lib) {
-    load.error = lib.error().message;
-    report.errors.push_back(*load.error);
-    return;
-  }
-  load.ok = true;
-  load.path = lib->path();
-  const CudaApi api = bind_cuda(*lib);
-  if (!api.missing.empty()) {
-    load.error = fmt::format("{} does not export {}", kCudaDriverLibrary, api.missing.front());
-    report.errors.push_back(*load.error);
-    return;
-  }
+  std::optional<DynamicLibrary> lib;
+  const auto bound = open_and_bind<CudaApi>(kCudaDriverLibrary, bind_cuda, load, report, lib);
+  if (!bound) return;
+  const CudaApi& api = *bound;
   stage("cuInit");
   const int init = api.cuInit(0);
   load.init_code = init;
