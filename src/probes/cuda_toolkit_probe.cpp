@@ -251,7 +251,8 @@ struct Inspector {
     // A directory is a toolkit only with a toolkit's marks: a bin/nvcc alone may be a wrapper
     // script (/usr/local/bin/nvcc running /usr/local/cuda-13.0/bin/nvcc) in a plain prefix.
     // A package's toolkit directory with its nvcc (Debian's /usr/lib/cuda + /usr/bin/nvcc) is one.
-    const bool marked = found || wheel || has_cuda_h;
+    // nvcc --version names a compiler's version, not a toolkit: it does not mark one.
+    const bool marked = (found && found->source != "nvcc") || wheel || has_cuda_h;
     if (!marked && !(nvcc && (has_cudart || alias_of(root)))) return std::nullopt;
     if (found) {
       fact.version = found->value;
