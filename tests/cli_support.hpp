@@ -1,10 +1,7 @@
 #pragma once
 // Running the real gpuvet binary in a child process with a controlled environment
 // (env -i keeps the outside world out of the test).
-#include <sys/wait.h>
-
 #include <algorithm>
-#include <cstdio>
 #include <string>
 
 #include "system/paths.hpp"
@@ -23,15 +20,10 @@ inline Outcome run_gpuvet(const std::string& arguments, const std::string& envir
   const std::string err_file = dir.path() + "/stderr";
   const std::string command = "env -i PATH=/usr/bin:/bin " + environment + " " + GPUVET_BINARY +
                               " " + arguments + " 2>" + err_file + " </dev/null";
+  const CommandOutput result = run_command(command);
   Outcome run;
-  FILE* pipe = popen(command.c_str(), "r");
-  if (!pipe) return run;
-  char buffer[4096];
-  size_t n = 0;
-  while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0)
-    run.out.append(buffer, n);
-  const int raw = pclose(pipe);
-  run.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+  run.status = result.status;
+  run.out = result.output;
   run.err = paths::read_file(err_file, 1 << 20).value();
   return run;
 }

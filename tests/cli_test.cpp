@@ -122,17 +122,9 @@ TEST(Cli, ColourOnATerminalUnlessNoColor) {
   if (std::system("command -v script >/dev/null 2>&1") != 0) GTEST_SKIP() << "no script(1)";
   const std::string base = "env -i PATH=/usr/bin:/bin TF_CPP_MIN_LOG_LEVEL=3 ";
   const auto capture = [&](const std::string& extra_env, const std::string& flags) {
-    std::string out;
-    FILE* pipe = popen(("script -qec '" + base + extra_env + " " + GPUVET_BINARY +
-                        " check --lang en " + flags + "' /dev/null </dev/null")
-                           .c_str(),
-                       "r");
-    char buffer[4096];
-    size_t n = 0;
-    while (pipe && (n = fread(buffer, 1, sizeof buffer, pipe)) > 0)
-      out.append(buffer, n);
-    if (pipe) pclose(pipe);
-    return out;
+    return testing::run_command("script -qec '" + base + extra_env + " " + GPUVET_BINARY +
+                                " check --lang en " + flags + "' /dev/null </dev/null")
+        .output;
   };
   EXPECT_NE(capture("", "").find('\x1b'), std::string::npos) << "colour on a terminal";
   EXPECT_EQ(capture("NO_COLOR=1", "").find('\x1b'), std::string::npos) << "NO_COLOR";

@@ -1,6 +1,9 @@
 #pragma once
 // Helpers shared by the tests: snapshots from JSON text, temporary directories, a shared KB.
 #include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cstdio>
 
 #include <filesystem>
 #include <fstream>
@@ -48,6 +51,25 @@ inline const kb::Messages& messages(kb::Lang lang = kb::Lang::en) {
   static const kb::Messages en = *kb::Messages::load(embedded_kb(), kb::Lang::en);
   static const kb::Messages zh = *kb::Messages::load(embedded_kb(), kb::Lang::zh);
   return lang == kb::Lang::zh ? zh : en;
+}
+
+// A shell command's standard output and exit status (-1 when it did not exit normally).
+struct CommandOutput {
+  int status = -1;
+  std::string output;
+};
+
+inline CommandOutput run_command(const std::string& command) {
+  CommandOutput result;
+  FILE* pipe = popen(command.c_str(), "r");
+  if (!pipe) return result;
+  char buffer[4096];
+  size_t n = 0;
+  while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0)
+    result.output.append(buffer, n);
+  const int raw = pclose(pipe);
+  result.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+  return result;
 }
 
 // A fresh directory under the system temp dir, removed when the object goes away.

@@ -91,15 +91,7 @@ class CaseSystem final : public sys::System {
 };
 
 std::string run_command(const std::string& command) {
-  std::string out;
-  FILE* pipe = popen(command.c_str(), "r");
-  if (!pipe) return out;
-  char buffer[4096];
-  size_t n = 0;
-  while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0)
-    out.append(buffer, n);
-  pclose(pipe);
-  return out;
+  return testing::run_command(command).output;
 }
 
 std::string quoted(const std::string& s) {

@@ -78,15 +78,9 @@ bool have_readelf() {
 }
 
 std::optional<std::string> command_output(const std::string& command) {
-  FILE* pipe = popen(command.c_str(), "r");
-  if (!pipe) return std::nullopt;
-  std::string out;
-  char buffer[4096];
-  size_t n = 0;
-  while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0)
-    out.append(buffer, n);
-  if (pclose(pipe) != 0) return std::nullopt;
-  return out;
+  auto result = gpuvet::testing::run_command(command);
+  if (result.status != 0) return std::nullopt;
+  return std::move(result.output);
 }
 
 std::vector<std::string> split_colons(const std::string& s) {

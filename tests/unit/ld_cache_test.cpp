@@ -55,21 +55,8 @@ void expect_one_line_error(const Result<LdCache>& result) {
   EXPECT_EQ(result.error().message.find('\n'), std::string::npos) << result.error().message;
 }
 
-struct CommandResult {
-  int status = -1;
-  std::string output;
-};
-
-CommandResult run(const std::string& command) {
-  CommandResult result;
-  FILE* pipe = popen(command.c_str(), "r");
-  if (!pipe) return result;
-  char buffer[4096];
-  size_t n = 0;
-  while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0)
-    result.output.append(buffer, n);
-  result.status = pclose(pipe);
-  return result;
+gpuvet::testing::CommandOutput run(const std::string& command) {
+  return gpuvet::testing::run_command(command);
 }
 
 // ldconfig lives in /sbin on many systems, outside an ordinary user's PATH.
