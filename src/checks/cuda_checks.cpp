@@ -5,23 +5,12 @@
 
 #include "checks/checks.hpp"
 #include "core/text.hpp"
+#include "core/version.hpp"
 #include "system/paths.hpp"
 
 namespace gpuvet::checks {
 
 namespace {
-
-// Numeric comparison of dotted versions: "9.0.176" < "10.1.243"; missing parts count as 0.
-int compare_versions(const std::string& a, const std::string& b) {
-  const auto x = text::split(a, '.');
-  const auto y = text::split(b, '.');
-  for (size_t i = 0; i < std::max(x.size(), y.size()); ++i) {
-    const long long p = i < x.size() && text::is_digits(x[i]) ? std::stoll(x[i].substr(0, 9)) : 0;
-    const long long q = i < y.size() && text::is_digits(y[i]) ? std::stoll(y[i].substr(0, 9)) : 0;
-    if (p != q) return p < q ? -1 : 1;
-  }
-  return 0;
-}
 
 struct Placed {
   const CudaToolkitFact* toolkit;
@@ -59,8 +48,8 @@ Result<bool> check_order(const CheckContext& context, std::vector<Finding>& find
   const Placed& first = order.front();
   const Placed* newer = nullptr;
   for (size_t i = 1; i < order.size(); ++i) {
-    if (compare_versions(*order[i].toolkit->version, *first.toolkit->version) > 0 &&
-        (!newer || compare_versions(*order[i].toolkit->version, *newer->toolkit->version) > 0)) {
+    if (version::compare(*order[i].toolkit->version, *first.toolkit->version) > 0 &&
+        (!newer || version::compare(*order[i].toolkit->version, *newer->toolkit->version) > 0)) {
       newer = &order[i];
     }
   }
@@ -97,8 +86,8 @@ Result<bool> check_shadowed_copies(const CheckContext& context, std::vector<Find
     const LibraryCopy* newest = nullptr;
     for (const auto& copy : library.shadowed) {
       if (!copy.version || copy.version->find('.') == std::string::npos) continue;
-      if (compare_versions(*copy.version, *library.version) > 0 &&
-          (!newest || compare_versions(*copy.version, *newest->version) > 0)) {
+      if (version::compare(*copy.version, *library.version) > 0 &&
+          (!newest || version::compare(*copy.version, *newest->version) > 0)) {
         newest = &copy;
       }
     }

@@ -71,6 +71,7 @@ json to_json(const CudnnFact& c) {
           {"header_version", or_null(c.header_version)},
           {"library_version", or_null(c.library_version)},
           {"loaded_version", or_null(c.loaded_version)},
+          {"header_library_agree", or_null(c.header_library_agree)},
           {"libraries", c.libraries}};
 }
 

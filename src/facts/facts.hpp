@@ -101,6 +101,9 @@ struct CudnnFact {
   std::optional<std::string> header_version;   // cudnn_version.h (cudnn.h up to 7.x)
   std::optional<std::string> library_version;  // libcudnn.so.X.Y.Z, or only X from libcudnn.so.X
   std::optional<std::string> loaded_version;   // what cudnnGetVersion() answered when loaded
+  // Whether the header and the library (loaded, else file name) say the same version, in the
+  // parts both give; null when one of them is unknown.
+  std::optional<bool> header_library_agree;
   std::vector<std::string> libraries;  // the split libraries beside it: cudnn_ops, cudnn_cnn ...
 };
 

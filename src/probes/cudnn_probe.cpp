@@ -6,6 +6,7 @@
 #include <set>
 
 #include "core/text.hpp"
+#include "core/version.hpp"
 #include "probes/probes.hpp"
 #include "system/paths.hpp"
 #include "system/real_path.hpp"
@@ -173,6 +174,10 @@ struct Prober {
             fact.version = loaded->version;
             fact.source = "library";
           }
+        }
+        const auto& library_says = fact.loaded_version ? fact.loaded_version : fact.library_version;
+        if (fact.header_version && library_says) {
+          fact.header_library_agree = version::agree(*fact.header_version, *library_says);
         }
         facts.cudnn.push_back(std::move(fact));
       }

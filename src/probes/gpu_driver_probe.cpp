@@ -135,8 +135,9 @@ void read_native(const sys::System& system, Facts& facts, DriverFacts& d) {
                                    g.memory_mib, g.driver_model, g.compute_mode});
     }
   }
-  // Confirm a toolkit stub by loading it in the child: its cuInit must answer "stub library".
-  if (!d.stub_libraries.empty()) {
+  // Without a working driver, confirm a toolkit stub by loading it in the child: its cuInit
+  // must answer "stub library".
+  if (!d.stub_libraries.empty() && !d.installed.value_or(false)) {
     if (const auto stub = system.load(d.stub_libraries.front()))
       d.stub_cuinit_code = stub->init_code;
   }

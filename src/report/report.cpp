@@ -9,16 +9,6 @@
 namespace gpuvet::report {
 
 namespace {
-// "9" agrees with "9.19.0": only the parts both versions have are compared.
-bool versions_agree(const std::string& a, const std::string& b) {
-  const auto x = text::split(a, '.');
-  const auto y = text::split(b, '.');
-  for (size_t i = 0; i < std::min(x.size(), y.size()); ++i) {
-    if (x[i] != y[i]) return false;
-  }
-  return true;
-}
-
 std::string value_or_unknown(const std::optional<std::string>& value, const kb::Messages& m) {
   return value ? *value : m.text("report.unknown_value");
 }
@@ -76,7 +66,7 @@ std::vector<FactLine> layer_fact_lines(const Facts& facts, Layer layer, const kb
     case Layer::cudnn:
       for (const auto& c : facts.cudnn) {
         const auto& library = c.loaded_version ? c.loaded_version : c.library_version;
-        if (c.header_version && library && !versions_agree(*c.header_version, *library)) {
+        if (c.header_library_agree == false) {
           lines.push_back({m.text("report.cudnn_disagree", {{"header", *c.header_version},
                                                             {"library", *library},
                                                             {"location", c.location}}),

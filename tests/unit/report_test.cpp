@@ -108,6 +108,7 @@ TEST(TextReport, ACudnnHeaderAndLibraryThatDisagreeAreNotAPass) {
   disagree.location = "/b";
   disagree.header_version = "8.9.7";
   disagree.loaded_version = "8.6.0";
+  disagree.header_library_agree = false;
   r.facts.cudnn = {agree, disagree};
   const std::string text = render_text(r, testing::messages(), false);
   EXPECT_NE(text.find("✔ cuDNN 9.19.0 at /a"), std::string::npos) << text;

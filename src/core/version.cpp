@@ -1,0 +1,37 @@
+#include "core/version.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "core/text.hpp"
+
+namespace gpuvet::version {
+
+namespace {
+long long part(const std::vector<std::string>& parts, size_t i) {
+  if (i >= parts.size() || !text::is_digits(parts[i])) return 0;
+  return std::stoll(parts[i].substr(0, 9));
+}
+}  // namespace
+
+int compare(std::string_view a, std::string_view b) {
+  const auto x = text::split(a, '.');
+  const auto y = text::split(b, '.');
+  for (size_t i = 0; i < std::max(x.size(), y.size()); ++i) {
+    const long long p = part(x, i);
+    const long long q = part(y, i);
+    if (p != q) return p < q ? -1 : 1;
+  }
+  return 0;
+}
+
+bool agree(std::string_view a, std::string_view b) {
+  const auto x = text::split(a, '.');
+  const auto y = text::split(b, '.');
+  for (size_t i = 0; i < std::min(x.size(), y.size()); ++i) {
+    if (x[i] != y[i]) return false;
+  }
+  return true;
+}
+
+}  // namespace gpuvet::version
