@@ -11,6 +11,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <map>
 #include <mutex>
 
@@ -98,6 +99,9 @@ class LivePosixSystem final : public System {
       // WSL2 kernels name themselves ("...-microsoft-standard-WSL2").
       h.wsl = text::contains_icase(u.release, "microsoft");
     }
+    std::error_code error;
+    const auto cwd = std::filesystem::current_path(error);
+    if (!error) h.cwd = cwd.string();
     return h;
   }
 
@@ -143,6 +147,12 @@ class LivePosixSystem final : public System {
     while (const dirent* d = readdir(dir)) {
       const std::string name = d->d_name;
       if (name == "." || name == "..") continue;
+      // The directory entry's own type spares a stat per entry (site-packages hold thousands);
+      // links and file systems that do not fill d_type get one.
+      if (d->d_type == DT_REG || d->d_type == DT_DIR) {
+        entries.push_back({name, d->d_type == DT_DIR ? FileKind::directory : FileKind::regular});
+        continue;
+      }
       const std::string child = paths::join(path, name);
       struct stat s {};
       if (lstat(child.c_str(), &s) != 0) continue;
@@ -186,6 +196,32 @@ class LivePosixSystem final : public System {
       }
     }
     close(fd);
+    return content;
+  }
+
+  Result<std::string> read_head(const std::string& path, size_t max_bytes) const override {
+    const int fd = open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) return make_error(error_text(path));
+    struct stat s {};
+    if (fstat(fd, &s) != 0 || !S_ISREG(s.st_mode)) {
+      close(fd);
+      return make_error(fmt::format("{}: not a regular file", path));
+    }
+    std::string content(std::min(max_bytes, kMaxTextBytes), '\0');
+    size_t filled = 0;
+    while (filled < content.size()) {
+      const ssize_t n = read(fd, content.data() + filled, content.size() - filled);
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) {
+        const auto error = make_error(error_text(path));
+        close(fd);
+        return error;
+      }
+      if (n == 0) break;
+      filled += static_cast<size_t>(n);
+    }
+    close(fd);
+    content.resize(filled);
     return content;
   }
 

@@ -100,6 +100,22 @@ Result<std::string> RecordingSystem::read_text(const std::string& path) const {
   return content;
 }
 
+Result<std::string> RecordingSystem::read_head(const std::string& path, size_t max_bytes) const {
+  auto content = inner_.read_head(path, max_bytes);
+  if (content) {
+    FileEntry e;
+    e.text = *content;
+    // Shorter than asked: that was the whole file.
+    e.head = content->size() >= max_bytes;
+    remember_file(path, e);
+  } else if (auto info = inner_.file_info(path)) {
+    FileEntry e = entry_for(*info);
+    e.error = content.error().message;
+    remember_file(path, e);
+  }
+  return content;
+}
+
 Result<ElfInfo> RecordingSystem::elf_info(const std::string& path) const {
   auto elf = inner_.elf_info(path);
   if (elf) {

@@ -169,10 +169,11 @@ std::optional<std::vector<DirEntry>> ReplaySystem::list_dir(const std::string& p
       const auto child = locate(child_key, 0);
       const auto child_info = child ? info_of(*child, 0) : std::nullopt;
       // The child's own spelling, as the snapshot has it (keys differ from it only in case).
-      const std::string& spelled = files_.lower_bound(child_key)->second.path;
+      const std::string& spelled = it->second.path;
       DirEntry entry;
-      entry.name =
-          spelled.substr(spelled.size() - (it->first.size() - prefix.size()), child_name.size());
+      entry.name = spelled.size() == it->first.size()
+                       ? spelled.substr(prefix.size(), child_name.size())
+                       : child_name;
       entry.kind = child_info ? child_info->kind : FileKind::other;
       entry.is_link = child && child->entry && child->entry->link;
       children.emplace(child_name, entry);
@@ -189,7 +190,20 @@ Result<std::string> ReplaySystem::read_text(const std::string& path) const {
   if (!found) return make_error(fmt::format("{}: No such file or directory", path));
   const FileEntry* e = found->entry;
   if (!e || e->dir) return make_error(fmt::format("{}: is a directory", path));
+  if (e->text && e->head) {
+    return make_error(fmt::format("{}: only the beginning is recorded in the snapshot", path));
+  }
   if (e->text) return *e->text;
+  if (e->error) return make_error(*e->error);
+  return make_error(fmt::format("{}: contents not recorded in the snapshot", path));
+}
+
+Result<std::string> ReplaySystem::read_head(const std::string& path, size_t max_bytes) const {
+  auto found = locate_with(path, [](const FileEntry& e) { return e.text || e.error; });
+  if (!found) return make_error(fmt::format("{}: No such file or directory", path));
+  const FileEntry* e = found->entry;
+  if (!e || e->dir) return make_error(fmt::format("{}: is a directory", path));
+  if (e->text) return e->text->substr(0, std::min(max_bytes, kMaxTextBytes));
   if (e->error) return make_error(*e->error);
   return make_error(fmt::format("{}: contents not recorded in the snapshot", path));
 }

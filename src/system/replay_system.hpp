@@ -15,6 +15,7 @@ class ReplaySystem final : public System {
   std::optional<FileInfo> file_info(const std::string& path) const override;
   std::optional<std::vector<DirEntry>> list_dir(const std::string& path) const override;
   Result<std::string> read_text(const std::string& path) const override;
+  Result<std::string> read_head(const std::string& path, size_t max_bytes) const override;
   Result<ElfInfo> elf_info(const std::string& path) const override;
   Result<PeVersion> pe_version(const std::string& path) const override;
   std::optional<RegistryValues> registry_values(const std::string& key) const override;

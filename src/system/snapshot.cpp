@@ -15,7 +15,11 @@ void FileEntry::merge(const FileEntry& more) {
   other = other || more.other;
   if (more.size) size = more.size;
   if (more.link) link = more.link;
-  if (more.text) text = more.text;
+  // A whole text beats a beginning; of two beginnings the longer one says more.
+  if (more.text && (!more.head || !text || (head && more.text->size() > text->size()))) {
+    text = more.text;
+    head = more.head;
+  }
   if (more.error) error = more.error;
   if (more.read_write) read_write = more.read_write;
   if (more.pe) pe = more.pe;
@@ -37,6 +41,7 @@ json to_json(const HostInfo& h) {
   put(j, "os_version", h.os_version);
   put(j, "os_release", h.os_release);
   put(j, "arch", h.arch);
+  put(j, "cwd", h.cwd);
   j["container"] = h.container ? json(*h.container) : json(nullptr);
   return j;
 }
@@ -66,6 +71,7 @@ json to_json(const FileEntry& f) {
   put(j, "size", f.size);
   put(j, "link", f.link);
   put(j, "text", f.text);
+  if (f.head) j["head"] = true;
   put(j, "error", f.error);
   put(j, "read_write", f.read_write);
   if (f.pe) j["pe"] = to_json(*f.pe);
@@ -228,6 +234,7 @@ HostInfo host_from(const json& j, const std::string& where) {
   h.wsl = opt_bool(j, "wsl", where);
   h.container = opt_string(j, "container", where);
   h.remote_session = opt_bool(j, "remote_session", where);
+  h.cwd = opt_string(j, "cwd", where);
   return h;
 }
 
@@ -239,6 +246,7 @@ FileEntry file_from(const json& j, const std::string& where) {
   if (const json* m = member(j, "size")) f.size = get_size(*m, child(where, "size"));
   f.link = opt_string(j, "link", where);
   f.text = opt_string(j, "text", where);
+  f.head = opt_bool(j, "head", where);
   f.error = opt_string(j, "error", where);
   if (const json* m = member(j, "read_write"))
     f.read_write = get_bool(*m, child(where, "read_write"));

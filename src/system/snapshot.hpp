@@ -21,6 +21,7 @@ struct FileEntry {
   std::optional<std::uint64_t> size;
   std::optional<std::string> link;
   std::optional<std::string> text;
+  bool head = false;                 // text holds only the beginning of the file (read_head)
   std::optional<std::string> error;  // why reading it failed (permission denied, too large ...)
   std::optional<bool> read_write;    // device nodes: may this process open it read-write
   std::optional<PeVersion> pe;

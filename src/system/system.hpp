@@ -70,6 +70,8 @@ struct HostInfo {
   bool wsl = false;
   std::optional<std::string> container;
   bool remote_session = false;
+  // The working directory gpuvet ran in: a `.venv` or `.python-version` there applies.
+  std::optional<std::string> cwd;
   bool operator==(const HostInfo&) const = default;
 };
 
@@ -135,6 +137,9 @@ class System {
   virtual std::optional<FileInfo> file_info(const std::string& path) const = 0;
   virtual std::optional<std::vector<DirEntry>> list_dir(const std::string& path) const = 0;
   virtual Result<std::string> read_text(const std::string& path) const = 0;
+  // The first max_bytes of a file (all of it when shorter): for headers such as METADATA,
+  // whose long descriptions are never needed.
+  virtual Result<std::string> read_head(const std::string& path, size_t max_bytes) const = 0;
   virtual Result<ElfInfo> elf_info(const std::string& path) const = 0;
   virtual Result<PeVersion> pe_version(const std::string& path) const = 0;
 

@@ -56,6 +56,9 @@ class CaseSystem final : public sys::System {
   Result<std::string> read_text(const std::string& path) const override {
     return live_->read_text(path);
   }
+  Result<std::string> read_head(const std::string& path, size_t max_bytes) const override {
+    return live_->read_head(path, max_bytes);
+  }
   Result<sys::ElfInfo> elf_info(const std::string& path) const override {
     return live_->elf_info(path);
   }

@@ -164,6 +164,20 @@ TEST(ReplaySystem, WindowsPathsCompareCaseInsensitivelyWithEitherSeparator) {
   EXPECT_EQ(s.env("PATH"), "C:\\Windows\\system32");
 }
 
+TEST(ReplaySystem, ListsChildrenWhoseNamesArePrefixesOfEachOther) {
+  // "python3.11" sorts before "python3/…": the child "python3" has no key of its own.
+  const ReplaySystem s(
+      testing::linux_snapshot({{"files",
+                                {{"/usr/lib/python3.11/os.py", {{"text", ""}}},
+                                 {"/usr/lib/python3/dist-packages/six.py", {{"text", ""}}}}}}));
+  const auto listing = s.list_dir("/usr/lib");
+  ASSERT_TRUE(listing);
+  ASSERT_EQ(listing->size(), 2u);
+  EXPECT_EQ(listing->at(0).name, "python3");
+  EXPECT_EQ(listing->at(1).name, "python3.11");
+  EXPECT_EQ(listing->at(0).kind, FileKind::directory);
+}
+
 TEST(ReplaySystem, RegistryKeysAndSubkeys) {
   const auto s = windows_machine();
   const auto values =
