@@ -201,7 +201,7 @@ Result<report::Report> diagnose(const sys::System& system, const kb::Kb& kb,
                                 const kb::Messages& messages) {
   report::Report report;
   report.tool = tool_name();
-  report.facts = probes::collect_facts(system);
+  report.facts = probes::collect_facts(system, kb);
   const checks::CheckContext context(report.facts, kb, messages);
   auto findings = checks::run_checks(context);
   if (!findings) return findings.error();

@@ -341,7 +341,7 @@ void mark_compiler(const sys::System& system, const Inspector& inspector,
   }
 }
 
-void probe_cuda_toolkits(const sys::System& system, Facts& facts) {
+void probe_cuda_toolkits(const sys::System& system, const kb::Kb& /*kb*/, Facts& facts) {
   const std::string os = facts.os.family.empty() ? system.host().os : facts.os.family;
   const bool windows = os == "windows";
   const Inspector inspector{system, windows, os};

@@ -213,7 +213,7 @@ std::vector<std::string> toolkit_subdirs(const sys::System& system, const std::s
 
 }  // namespace
 
-void probe_cudnn(const sys::System& system, Facts& facts) {
+void probe_cudnn(const sys::System& system, const kb::Kb& /*kb*/, Facts& facts) {
   // Windows copies (bin/cudnn64_<major>.dll) come with the Windows probes.
   if (facts.os.family == "windows") return;
   std::vector<Group> groups;

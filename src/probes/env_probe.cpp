@@ -12,7 +12,7 @@ std::vector<std::string> split_search_path(const std::string& value, char separa
 }
 }  // namespace
 
-void probe_env(const sys::System& system, Facts& facts) {
+void probe_env(const sys::System& system, const kb::Kb& /*kb*/, Facts& facts) {
   const bool windows = facts.os.family == "windows";
   for (const auto& [name, value] : system.environment()) {
     // Only what may leave the machine becomes a fact, so reports never carry secrets.

@@ -155,7 +155,7 @@ void read_wsl(const sys::System& system, const Facts& facts, DriverFacts& d) {
 
 }  // namespace
 
-void probe_gpu_driver(const sys::System& system, Facts& facts) {
+void probe_gpu_driver(const sys::System& system, const kb::Kb& /*kb*/, Facts& facts) {
   if (facts.os.family != "linux") {
     // Windows answers come through the same native query; its own probe adds the rest.
     DriverFacts d;

@@ -47,7 +47,7 @@ void mark_loading_toolkit(const LibraryFact& library, std::vector<CudaToolkitFac
 
 }  // namespace
 
-void probe_libraries(const sys::System& system, Facts& facts) {
+void probe_libraries(const sys::System& system, const kb::Kb& /*kb*/, Facts& facts) {
   if (facts.os.family != "linux") return;
   std::set<std::string> names;
   for (const auto& toolkit : facts.cuda_toolkits) {

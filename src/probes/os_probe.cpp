@@ -81,7 +81,7 @@ std::vector<std::pair<std::string, std::string>> parse_os_release(std::string_vi
   return pairs;
 }
 
-void probe_os(const sys::System& system, Facts& facts) {
+void probe_os(const sys::System& system, const kb::Kb& /*kb*/, Facts& facts) {
   const sys::HostInfo host = system.host();
   OsFacts& os = facts.os;
   os.family = host.os;
