@@ -7,6 +7,9 @@
 
 #include "kb/csv.hpp"
 #include "probes/probes.hpp"
+#include "python/framework_files.hpp"
+#include "python/metadata.hpp"
+#include "python/python_literal.hpp"
 #include "system/gzip.hpp"
 #include "system/replay_system.hpp"
 #include "system/snapshot.hpp"
@@ -22,7 +25,14 @@ constexpr const char* kSeedSnapshot = R"({
             "/usr/local/cuda": {"link": "cuda-13.0"},
             "/usr/local/cuda-13.0/lib64": {"link": "lib"},
             "/usr/local/cuda-13.0/lib/libcudart.so.13": {"size": 10, "elf": {"soname": "libcudart.so.13"}},
-            "/dev/nvidia0": {"other": true}},
+            "/dev/nvidia0": {"other": true},
+            "/opt/conda/conda-meta/python-3.10.13-h0.json": {"text": "{\"channel\": \"pkgs/main\"}"},
+            "/opt/conda/conda-meta/cudatoolkit-11.8.0-h0.json": {"text": "{}"},
+            "/opt/conda/lib/python3.10/site-packages/torch-2.1.0.dist-info/METADATA": {"text": "Name: torch\nVersion: 2.1.0\n\n"},
+            "/opt/conda/lib/python3.10/site-packages/torch/version.py": {"text": "__version__ = '2.1.0+cu121'\ncuda = '12.1'\n"},
+            "/opt/conda/lib/python3.10/site-packages/nvidia_cudnn_cu12-8.9.2.26.dist-info": {"dir": true},
+            "/opt/conda/lib/python3.10/site-packages/tensorflow/python/platform/build_info.py": {"text": "build_info = {'cuda_version': '64_112', 'is_cuda_build': True}"},
+            "/opt/conda/lib/python3.10/site-packages/tensorflow_gpu-2.10.0.dist-info/METADATA": {"text": "Name: tensorflow-gpu\nVersion: 2.10.0\n"}},
   "registry": {"HKLM/A/B": {"x": "y", "n": 1}},
   "ld_cache": {"libcuda.so.1": ["/usr/lib/libcuda.so.1"]},
   "driver": {"installed": true, "version": "550.54.15", "cuda_driver_version": "12.4"},
@@ -96,6 +106,39 @@ TEST(Fuzz, RandomBytes) {
       c = static_cast<char>(rng());
     if (i % 2 == 0 && bytes.size() >= 2) bytes[0] = '\x1f', bytes[1] = '\x8b';
     exercise(bytes);
+  }
+}
+
+TEST(Fuzz, PythonMetadataFiles) {
+  const std::string seeds[] = {
+      "import collections\nbuild_info = collections.OrderedDict([('cuda_compute_capabilities', "
+      "['sm_35', 'compute_80']), ('cuda_version', '64_112'), ('cudnn_version', '64_8'), "
+      "('is_cuda_build', True), ('msvcp_dll_names', 'msvcp140.dll,msvcp140_1.dll')])\n",
+      "from typing import Optional\n__version__ = '2.4.0+cu121'\ncuda: Optional[str] = '12.1'\n"
+      "hip: Optional[str] = None\nx = {'a': [1, (2, 3)], \"b\": r'\\\\'}\n\"\"\"doc\"\"\"\n",
+      "full_version    = '2.5.1'\ncuda_version    = '11.2'\ncudnn_version = 'False'\n",
+      "Metadata-Version: 2.1\r\nName: tensorflow-gpu\r\nVersion: 2.1.0\r\n\r\nbody\n",
+      "envs_dirs:\n  - /a # c\n  - '~/b'\nchannels: [x, y]\n",
+      "{\"cuda\": \"12.x\", \"cudnn\": {\"version\": \"8.8.1\"}}",
+  };
+  std::mt19937 rng(11);
+  for (const auto& seed : seeds) {
+    for (int i = 0; i < 1500; ++i) {
+      const std::string input = mutate(seed, rng);
+      (void)python::parse_tensorflow_build_info(input);
+      (void)python::parse_torch_version(input);
+      (void)python::parse_paddle_version(input);
+      (void)python::parse_cupy_wheel_json(input);
+      (void)python::parse_core_metadata(input);
+      (void)python::condarc_envs_dirs(input);
+      (void)python::parse_cfg(input);
+      (void)python::patchlevel_version(input);
+      (void)python::conda_channel(input);
+      (void)python::parse_dist_dir_name(input);
+      (void)python::parse_conda_record_name(input);
+      (void)python::parse_jaxlib_label(input);
+      (void)python::tensorflow_cuda_version(input);
+    }
   }
 }
 
