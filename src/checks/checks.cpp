@@ -38,6 +38,8 @@ const std::vector<Check>& all_checks() {
       {"visible_devices", check_visible_devices},
       {"cuda_path_order", check_cuda_path_order},
       {"shadowed_copies", check_shadowed_copies},
+      {"framework_builds", check_framework_builds},
+      {"conflicting_packages", check_conflicting_packages},
       {"log_level", check_log_level},
   };
   return checks;

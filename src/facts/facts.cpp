@@ -47,7 +47,27 @@ json to_json(const FrameworkFact& f) {
           {"version", or_null(f.version)},
           {"gpu_build", or_null(f.gpu_build)},
           {"cuda", or_null(f.cuda)},
-          {"cudnn", or_null(f.cudnn)}};
+          {"cudnn", or_null(f.cudnn)},
+          {"rocm", or_null(f.rocm)},
+          {"compute_capabilities", f.compute_capabilities},
+          {"installer", f.installer},
+          {"location", f.location},
+          {"declared_by", or_null(f.declared_by)}};
+}
+
+json to_json(const NvidiaWheelFact& w) {
+  return {{"package", w.package},
+          {"version", w.version},
+          {"component", w.component},
+          {"cuda_major", w.cuda_major},
+          {"lib_dir", or_null(w.lib_dir)}};
+}
+
+json to_json(const CondaPackageFact& c) {
+  return {{"name", c.name},
+          {"version", c.version},
+          {"build", c.build},
+          {"channel", or_null(c.channel)}};
 }
 
 json to_json(const CudaToolkitFact& t) {
@@ -99,7 +119,13 @@ json to_json(const PythonEnvFact& p) {
   return {{"path", p.path},
           {"kind", p.kind},
           {"python", or_null(p.python)},
+          {"python_source", or_null(p.python_source)},
           {"active", p.active},
+          {"found_by", p.found_by},
+          {"site_packages", p.site_packages},
+          {"distributions", p.distributions},
+          {"nvidia_wheels", list(p.nvidia_wheels)},
+          {"conda_packages", list(p.conda_packages)},
           {"frameworks", list(p.frameworks)}};
 }
 

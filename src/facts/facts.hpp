@@ -123,16 +123,47 @@ struct FrameworkFact {
   std::string name;     // family: tensorflow, torch, jax, cupy, paddle
   std::string package;  // the distribution: tensorflow-gpu, jax-cuda12-plugin ...
   std::optional<std::string> version;
-  std::optional<bool> gpu_build;
+  std::optional<bool> gpu_build;  // built with CUDA; a ROCm build is not
   std::optional<std::string> cuda;
   std::optional<std::string> cudnn;
+  std::optional<std::string> rocm;                // the HIP/ROCm version of a ROCm build
+  std::vector<std::string> compute_capabilities;  // as the build lists them: sm_70, compute_80
+  std::string installer;                          // pip | conda
+  std::string location;  // the site-packages directory (conda-meta for a conda-only record)
+  // The file that declared the build: tensorflow/python/platform/build_info.py, torch/version.py,
+  // paddle/version/__init__.py, the distribution's name, or the conda record's build string.
+  std::optional<std::string> declared_by;
+};
+
+// A wheel of NVIDIA's CUDA libraries (nvidia-cudnn-cu12, nvidia-cuda-runtime ...).
+struct NvidiaWheelFact {
+  std::string package;
+  std::string version;
+  std::string component;               // cudart, cudnn, cublas ...
+  std::string cuda_major;              // of the CUDA release it belongs to
+  std::optional<std::string> lib_dir;  // where its libraries are, when that directory exists
+};
+
+// A conda package the knowledge base knows (a framework build, cudatoolkit, cudnn ...).
+struct CondaPackageFact {
+  std::string name;
+  std::string version;
+  std::string build;
+  std::optional<std::string> channel;
 };
 
 struct PythonEnvFact {
-  std::string path;
-  std::string kind;  // conda | venv | pyenv | system | python.org
+  std::string path;  // the prefix, links resolved
+  std::string kind;  // conda | venv | pyenv | system | python.org | user
   std::optional<std::string> python;
-  bool active = false;
+  // Where the version came from: pyvenv.cfg | conda-meta | patchlevel.h | lib-dir.
+  std::optional<std::string> python_source;
+  bool active = false;   // what `python` runs now (VIRTUAL_ENV, CONDA_PREFIX, PATH, pyenv)
+  std::string found_by;  // the discovery row that found it first
+  std::vector<std::string> site_packages;  // in the order Python searches them
+  int distributions = 0;                   // installed distributions over all of them
+  std::vector<NvidiaWheelFact> nvidia_wheels;
+  std::vector<CondaPackageFact> conda_packages;
   std::vector<FrameworkFact> frameworks;
 };
 

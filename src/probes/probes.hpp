@@ -5,25 +5,31 @@
 #include <vector>
 
 #include "facts/facts.hpp"
+#include "kb/kb.hpp"
 #include "system/system.hpp"
 
 namespace gpuvet::probes {
 
 struct Probe {
   std::string_view name;
-  void (*run)(const sys::System& system, Facts& facts);
+  void (*run)(const sys::System& system, const kb::Kb& kb, Facts& facts);
 };
 
 // In dependency order: a probe may read what an earlier one put into Facts.
 const std::vector<Probe>& all_probes();
+Facts collect_facts(const sys::System& system, const kb::Kb& kb);
+// With the knowledge base compiled into this binary.
 Facts collect_facts(const sys::System& system);
 
-void probe_os(const sys::System& system, Facts& facts);
-void probe_env(const sys::System& system, Facts& facts);
-void probe_gpu_driver(const sys::System& system, Facts& facts);
-void probe_cuda_toolkits(const sys::System& system, Facts& facts);
-void probe_cudnn(const sys::System& system, Facts& facts);
-void probe_libraries(const sys::System& system, Facts& facts);
+void probe_os(const sys::System& system, const kb::Kb& kb, Facts& facts);
+void probe_env(const sys::System& system, const kb::Kb& kb, Facts& facts);
+void probe_gpu_driver(const sys::System& system, const kb::Kb& kb, Facts& facts);
+void probe_cuda_toolkits(const sys::System& system, const kb::Kb& kb, Facts& facts);
+void probe_cudnn(const sys::System& system, const kb::Kb& kb, Facts& facts);
+// Python environments, their packages and framework builds (python_probe.cpp); adds the CUDA and
+// cuDNN copies that conda packages and NVIDIA wheels bring to cuda_toolkits and cudnn.
+void probe_python_envs(const sys::System& system, const kb::Kb& kb, Facts& facts);
+void probe_libraries(const sys::System& system, const kb::Kb& kb, Facts& facts);
 
 // The integer value of `#define NAME <digits>` in a C header, if it has one.
 std::optional<long> header_define(std::string_view text, std::string_view name);

@@ -12,6 +12,15 @@ namespace {
 std::string value_or_unknown(const std::optional<std::string>& value, const kb::Messages& m) {
   return value ? *value : m.text("report.unknown_value");
 }
+
+std::string describe_build(const FrameworkFact& f, const kb::Messages& m) {
+  if (f.rocm) return m.text("report.framework.rocm", {{"rocm", *f.rocm}});
+  if (f.gpu_build == false) return m.text("report.framework.cpu");
+  if (f.gpu_build != true) return m.text("report.framework.unknown");
+  if (!f.cuda) return m.text("report.framework.gpu_unknown");
+  if (!f.cudnn) return m.text("report.framework.cuda", {{"cuda", *f.cuda}});
+  return m.text("report.framework.cuda_cudnn", {{"cuda", *f.cuda}, {"cudnn", *f.cudnn}});
+}
 }  // namespace
 
 std::string describe_os(const Facts& facts, const kb::Messages& messages) {
@@ -78,18 +87,31 @@ std::vector<FactLine> layer_fact_lines(const Facts& facts, Layer layer, const kb
       }
       break;
     case Layer::python:
-      if (!facts.python_envs.empty()) {
+      for (const auto& env : facts.python_envs) {
         lines.push_back(
-            {m.text("report.python_envs", {{"count", std::to_string(facts.python_envs.size())}})});
+            {m.text("report.python_env",
+                    {{"kind", env.kind},
+                     {"python", value_or_unknown(env.python, m)},
+                     {"path", env.path},
+                     {"active", env.active ? m.text("report.python_env.active") : ""}})});
       }
       break;
     case Layer::framework:
+      if (!facts.python_envs.empty() &&
+          std::all_of(facts.python_envs.begin(), facts.python_envs.end(),
+                      [](const PythonEnvFact& env) { return env.frameworks.empty(); })) {
+        lines.push_back(
+            {m.text("report.no_framework", {{"count", std::to_string(facts.python_envs.size())}}),
+             false});
+      }
       for (const auto& env : facts.python_envs) {
         for (const auto& f : env.frameworks) {
           lines.push_back(
               {m.text("report.framework", {{"name", f.package.empty() ? f.name : f.package},
                                            {"version", value_or_unknown(f.version, m)},
-                                           {"env", env.path}})});
+                                           {"build", describe_build(f, m)},
+                                           {"env", env.path}}),
+               f.gpu_build != false});
         }
       }
       break;

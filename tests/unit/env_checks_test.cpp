@@ -178,7 +178,13 @@ TEST(Checks, GpuReadyNeedsAGpuFrameworkAGpuAndADriverAndNoError) {
   facts.driver->installed = true;
   facts.driver->version = "550.54";
   PythonEnvFact env;
-  env.frameworks.push_back(FrameworkFact{"torch", "torch", "2.3.0", true, "12.1", "8.9"});
+  FrameworkFact torch;
+  torch.name = torch.package = "torch";
+  torch.version = "2.3.0";
+  torch.gpu_build = true;
+  torch.cuda = "12.1";
+  torch.cudnn = "8.9";
+  env.frameworks.push_back(torch);
   facts.python_envs.push_back(env);
   EXPECT_TRUE(summarize(facts, {}).gpu_ready);
   Finding error;

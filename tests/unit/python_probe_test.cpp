@@ -1,0 +1,460 @@
+// The Python probe over snapshots (every discovery row, every framework family) and over a real
+// directory tree through the live System.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "checks/checks.hpp"
+#include "probes/probes.hpp"
+#include "system/overlay_system.hpp"
+#include "system/recording_system.hpp"
+#include "test_support.hpp"
+
+namespace gpuvet::probes {
+namespace {
+
+using nlohmann::json;
+using testing::linux_snapshot;
+
+std::string metadata(const std::string& name, const std::string& version) {
+  return "Metadata-Version: 2.1\nName: " + name + "\nVersion: " + version +
+         "\nSummary: s\n\nA long description.\n";
+}
+
+// Files of a snapshot: path -> text ("" for an empty file).
+struct Tree {
+  json files = json::object();
+  Tree& text(const std::string& path, const std::string& contents) {
+    files[path] = {{"text", contents}};
+    return *this;
+  }
+  Tree& dir(const std::string& path) {
+    files[path] = {{"dir", true}};
+    return *this;
+  }
+  Tree& dist(const std::string& site, const std::string& name, const std::string& version) {
+    std::string dir_name = name;
+    std::replace(dir_name.begin(), dir_name.end(), '-', '_');
+    return text(site + "/" + dir_name + "-" + version + ".dist-info/METADATA",
+                metadata(name, version));
+  }
+  Tree& conda(const std::string& prefix, const std::string& name, const std::string& version,
+              const std::string& build, const std::string& channel = "conda-forge") {
+    return text(prefix + "/conda-meta/" + name + "-" + version + "-" + build + ".json",
+                R"({"build": ")" + build + R"(", "channel": "https://conda.anaconda.org/)" +
+                    channel + R"(/linux-64", "name": ")" + name + "\"}");
+  }
+};
+
+Facts facts_of(const Tree& tree, const json& env = json::object(), const json& host = {}) {
+  json extra = {{"files", tree.files}, {"env", env}};
+  if (!host.is_null()) extra["host"] = host;
+  const sys::ReplaySystem system(linux_snapshot(extra));
+  return collect_facts(system);
+}
+
+const PythonEnvFact* env_at(const Facts& f, const std::string& path) {
+  for (const auto& env : f.python_envs) {
+    if (env.path == path) return &env;
+  }
+  return nullptr;
+}
+
+std::vector<std::string> ids(const Facts& facts) {
+  const checks::CheckContext context(facts, testing::embedded_kb(), testing::messages());
+  auto findings = checks::run_checks(context);
+  EXPECT_TRUE(findings.ok());
+  std::vector<std::string> out;
+  if (!findings.ok()) return out;
+  for (const auto& f : *findings)
+    out.push_back(f.id);
+  return out;
+}
+
+bool has(const std::vector<std::string>& list, const std::string& id) {
+  return std::find(list.begin(), list.end(), id) != list.end();
+}
+
+constexpr const char* kSite310 = "/home/u/miniconda3/envs/tf/lib/python3.7/site-packages";
+
+// --- discovery ------------------------------------------------------------------------------
+
+TEST(PythonProbe, FindsCondaInstallsTheirEnvsAndListedEnvs) {
+  Tree t;
+  t.conda("/home/u/miniconda3", "python", "3.11.5", "h955ad1f_0")
+      .dir("/home/u/miniconda3/lib/python3.11/site-packages")
+      .conda("/home/u/miniconda3/envs/tf", "python", "3.7.16", "h7a1cb2a_0")
+      .dir(kSite310)
+      .text("/home/u/.conda/environments.txt", "/home/u/miniconda3\n/data/envs/other\n\n")
+      .conda("/data/envs/other", "python", "3.10.13", "h955ad1f_0")
+      .dir("/data/envs/other/lib/python3.10/site-packages")
+      .text("/home/u/.condarc", "envs_dirs:\n  - /scratch/envs\n")
+      .conda("/scratch/envs/big", "python", "3.9.18", "h955ad1f_0")
+      .dir("/scratch/envs/big/lib/python3.9/site-packages");
+  const Facts f = facts_of(t, {{"HOME", "/home/u"}});
+  for (const auto& [path, python] :
+       std::vector<std::pair<std::string, std::string>>{{"/home/u/miniconda3", "3.11.5"},
+                                                        {"/home/u/miniconda3/envs/tf", "3.7.16"},
+                                                        {"/data/envs/other", "3.10.13"},
+                                                        {"/scratch/envs/big", "3.9.18"}}) {
+    const auto* env = env_at(f, path);
+    ASSERT_TRUE(env) << path;
+    EXPECT_EQ(env->kind, "conda");
+    EXPECT_EQ(env->python, python);
+    EXPECT_EQ(env->python_source, "conda-meta");
+  }
+  EXPECT_EQ(env_at(f, "/scratch/envs/big")->found_by, "~/.condarc");
+}
+
+TEST(PythonProbe, VenvFromVirtualEnvIsActiveWithoutPythonOnPath) {
+  Tree t;
+  t.text("/work/proj/.venv/pyvenv.cfg", "home = /usr/bin\nversion = 3.11.2\n")
+      .dir("/work/proj/.venv/lib/python3.11/site-packages");
+  const Facts f = facts_of(t, {{"VIRTUAL_ENV", "/work/proj/.venv"}});
+  ASSERT_EQ(f.python_envs.size(), 1u);
+  EXPECT_EQ(f.python_envs[0].kind, "venv");
+  EXPECT_EQ(f.python_envs[0].python, "3.11.2");
+  EXPECT_EQ(f.python_envs[0].python_source, "pyvenv.cfg");
+  EXPECT_TRUE(f.python_envs[0].active);
+  EXPECT_EQ(f.python_envs[0].found_by, "$VIRTUAL_ENV");
+}
+
+TEST(PythonProbe, DotVenvInTheWorkingDirectory) {
+  Tree t;
+  t.text("/work/proj/.venv/pyvenv.cfg", "version_info = 3.12.1\n")
+      .dir("/work/proj/.venv/lib/python3.12/site-packages");
+  const Facts f = facts_of(t, json::object(), {{"os", "linux"}, {"cwd", "/work/proj"}});
+  ASSERT_EQ(f.python_envs.size(), 1u);
+  EXPECT_EQ(f.python_envs[0].found_by, "@cwd/.venv");
+  EXPECT_FALSE(f.python_envs[0].active);
+}
+
+TEST(PythonProbe, PyenvShimsRunTheSelectedVersion) {
+  Tree t;
+  t.text("/home/u/.pyenv/shims/python3", "#!/bin/bash\n")
+      .text("/home/u/.pyenv/version", "3.10.13\n")
+      .text("/home/u/.pyenv/versions/3.10.13/include/python3.10/patchlevel.h",
+            "#define PY_VERSION \"3.10.13\"\n")
+      .dir("/home/u/.pyenv/versions/3.10.13/lib/python3.10/site-packages")
+      .dir("/home/u/.pyenv/versions/3.12.1/lib/python3.12/site-packages")
+      .text("/home/u/.pyenv/versions/3.10.13/envs/proj/pyvenv.cfg", "version = 3.10.13\n")
+      .dir("/home/u/.pyenv/versions/3.10.13/envs/proj/lib/python3.10/site-packages")
+      .text("/usr/bin/python3", "")
+      .dir("/usr/lib/python3/dist-packages")
+      .dir("/usr/lib/python3.11");
+  const json env = {{"HOME", "/home/u"}, {"PATH", "/home/u/.pyenv/shims:/usr/bin"}};
+  Facts f = facts_of(t, env);
+  const auto* selected = env_at(f, "/home/u/.pyenv/versions/3.10.13");
+  ASSERT_TRUE(selected);
+  EXPECT_EQ(selected->kind, "pyenv");
+  EXPECT_TRUE(selected->active);
+  EXPECT_EQ(selected->python_source, "patchlevel.h");
+  ASSERT_TRUE(env_at(f, "/home/u/.pyenv/versions/3.12.1"));
+  EXPECT_EQ(env_at(f, "/home/u/.pyenv/versions/3.12.1")->python_source, "lib-dir");
+  ASSERT_TRUE(env_at(f, "/home/u/.pyenv/versions/3.10.13/envs/proj"));
+  EXPECT_EQ(env_at(f, "/home/u/.pyenv/versions/3.10.13/envs/proj")->kind, "venv");
+  const auto* system = env_at(f, "/usr");
+  ASSERT_TRUE(system);
+  EXPECT_EQ(system->kind, "system");
+  EXPECT_FALSE(system->active);
+  EXPECT_EQ(system->site_packages, (std::vector<std::string>{"/usr/lib/python3/dist-packages"}));
+
+  // PYENV_VERSION=system hands over to the rest of PATH: Debian's python3.
+  json system_env = env;
+  system_env["PYENV_VERSION"] = "system";
+  f = facts_of(t, system_env);
+  EXPECT_TRUE(env_at(f, "/usr")->active);
+  EXPECT_FALSE(env_at(f, "/home/u/.pyenv/versions/3.10.13")->active);
+}
+
+TEST(PythonProbe, PipxVenvsAndUserSite) {
+  Tree t;
+  t.text("/home/u/.local/share/pipx/venvs/black/pyvenv.cfg", "version = 3.11.2\n")
+      .dir("/home/u/.local/share/pipx/venvs/black/lib/python3.11/site-packages")
+      .dist("/home/u/.local/lib/python3.11/site-packages", "torch", "2.1.0");
+  const Facts f = facts_of(t, {{"HOME", "/home/u"}});
+  ASSERT_TRUE(env_at(f, "/home/u/.local/share/pipx/venvs/black"));
+  const auto* user = env_at(f, "/home/u/.local");
+  ASSERT_TRUE(user);
+  EXPECT_EQ(user->kind, "user");
+  EXPECT_EQ(user->python, "3.11");
+  ASSERT_EQ(user->frameworks.size(), 1u);
+}
+
+TEST(PythonProbe, OneEnvironmentFoundTwiceIsListedOnce) {
+  Tree t;
+  t.conda("/opt/conda", "python", "3.11.5", "h0")
+      .dir("/opt/conda/lib/python3.11/site-packages")
+      .text("/opt/conda/bin/python3", "");
+  const Facts f = facts_of(t, {{"CONDA_PREFIX", "/opt/conda"},
+                               {"CONDA_EXE", "/opt/conda/bin/conda"},
+                               {"PATH", "/opt/conda/bin"}});
+  ASSERT_EQ(f.python_envs.size(), 1u);
+  EXPECT_TRUE(f.python_envs[0].active);
+  EXPECT_EQ(f.python_envs[0].found_by, "$CONDA_PREFIX");
+}
+
+TEST(PythonProbe, DirectoriesWithoutPythonAreNoEnvironment) {
+  Tree t;
+  t.dir("/home/u/miniconda3/envs/empty/bin").dir("/home/u/.conda/envs/broken");
+  EXPECT_TRUE(facts_of(t, {{"HOME", "/home/u"}}).python_envs.empty());
+}
+
+// --- packages and framework builds ----------------------------------------------------------
+
+TEST(PythonProbe, MetadataHeadersWinOverTheDirectoryName) {
+  Tree t;
+  t.text(std::string(kSite310) + "/tensorflow_gpu-2.1.0.dist-info/METADATA",
+         metadata("tensorflow-gpu", "2.1.0"))
+      .text(std::string(kSite310) + "/Tensorflow_GPU-2.1.dist-info/METADATA",
+            metadata("tensorflow-gpu", "2.1.0"))
+      .dist(kSite310, "numpy", "1.21.6")
+      .text(std::string(kSite310) + "/six-1.16.0.egg-info", "Metadata-Version: 1.1\n")
+      .conda("/home/u/miniconda3/envs/tf", "python", "3.7.16", "h0");
+  const Facts f = facts_of(t, {{"HOME", "/home/u"}});
+  const auto* env = env_at(f, "/home/u/miniconda3/envs/tf");
+  ASSERT_TRUE(env);
+  EXPECT_EQ(env->distributions, 4);
+  ASSERT_EQ(env->frameworks.size(), 2u);
+  for (const auto& fw : env->frameworks) {
+    EXPECT_EQ(fw.package, "tensorflow-gpu");
+    EXPECT_EQ(fw.version, "2.1.0");
+    EXPECT_EQ(fw.gpu_build, true);  // by its name: no build_info.py here
+    EXPECT_EQ(fw.declared_by, "package name");
+  }
+}
+
+TEST(PythonProbe, TorchCudaBuildWithNvidiaWheels) {
+  const std::string site = "/srv/venv/lib/python3.11/site-packages";
+  Tree t;
+  t.text("/srv/venv/pyvenv.cfg", "version = 3.11.2\n")
+      .dist(site, "torch", "2.1.0")
+      .text(site + "/torch/version.py",
+            "__version__ = '2.1.0+cu121'\ndebug = False\ncuda: Optional[str] = '12.1'\n"
+            "hip: Optional[str] = None\n")
+      .dist(site, "nvidia-cudnn-cu12", "8.9.2.26")
+      .dir(site + "/nvidia/cudnn/lib")
+      .dist(site, "nvidia-cuda-runtime-cu12", "12.1.105")
+      .text(site + "/nvidia/cuda_runtime/lib/libcudart.so.12", "")
+      .dist(site, "nvidia-cublas-cu12", "12.1.3.1")
+      .dir(site + "/nvidia/cublas/lib");
+  const Facts f = facts_of(t, {{"VIRTUAL_ENV", "/srv/venv"}});
+  ASSERT_EQ(f.python_envs.size(), 1u);
+  const auto& env = f.python_envs[0];
+  ASSERT_EQ(env.frameworks.size(), 1u);
+  const auto& torch = env.frameworks[0];
+  EXPECT_EQ(torch.name, "torch");
+  EXPECT_EQ(torch.gpu_build, true);
+  EXPECT_EQ(torch.cuda, "12.1");
+  EXPECT_EQ(torch.cudnn, "8.9");  // from the cuDNN wheel it links against
+  EXPECT_EQ(torch.declared_by, "torch/version.py");
+  ASSERT_EQ(env.nvidia_wheels.size(), 3u);
+  EXPECT_EQ(env.nvidia_wheels[0].component, "cublas");
+  EXPECT_EQ(env.nvidia_wheels[0].lib_dir, site + "/nvidia/cublas/lib");
+  // The wheels' CUDA runtime and cuDNN are copies the library resolution sees.
+  const auto toolkit = std::find_if(f.cuda_toolkits.begin(), f.cuda_toolkits.end(),
+                                    [](const CudaToolkitFact& t) { return t.source == "pip"; });
+  ASSERT_NE(toolkit, f.cuda_toolkits.end());
+  EXPECT_EQ(toolkit->version, "12.1.105");
+  EXPECT_EQ(toolkit->root, site + "/nvidia/cuda_runtime");
+  const auto cudnn = std::find_if(f.cudnn.begin(), f.cudnn.end(),
+                                  [](const CudnnFact& c) { return c.source == "pip"; });
+  ASSERT_NE(cudnn, f.cudnn.end());
+  EXPECT_EQ(cudnn->version, "8.9.2");
+  EXPECT_TRUE(std::any_of(f.libraries.begin(), f.libraries.end(),
+                          [](const LibraryFact& l) { return l.name == "libcudart.so.12"; }));
+  EXPECT_FALSE(has(ids(f), "framework.cpu_only_build"));
+}
+
+TEST(PythonProbe, TorchBundledCudnnAndCpuBuild) {
+  const std::string site = "/opt/conda/lib/python3.10/site-packages";
+  Tree t;
+  t.conda("/opt/conda", "python", "3.10.13", "h0")
+      .dist(site, "torch", "1.13.1+cu117")
+      .text(site + "/torch/version.py",
+            "__version__ = '1.13.1+cu117'\ndebug = False\ncuda = '11.7'\nhip = None\n")
+      .text(site + "/torch/lib/libcudnn.so.8", "");
+  Facts f = facts_of(t);
+  ASSERT_EQ(f.python_envs.at(0).frameworks.size(), 1u);
+  EXPECT_EQ(f.python_envs[0].frameworks[0].cudnn, "8");
+
+  Tree cpu;
+  cpu.conda("/opt/conda", "python", "3.10.13", "h0")
+      .dist(site, "torch", "2.2.0+cpu")
+      .text(site + "/torch/version.py", "__version__ = '2.2.0+cpu'\ncuda = None\n");
+  f = facts_of(cpu);
+  const auto& torch = f.python_envs.at(0).frameworks.at(0);
+  EXPECT_EQ(torch.gpu_build, false);
+  EXPECT_FALSE(torch.cuda);
+  EXPECT_TRUE(has(ids(f), "framework.cpu_only_build"));
+}
+
+TEST(PythonProbe, JaxPluginStandsForJaxlib) {
+  const std::string site = "/srv/jax/lib/python3.12/site-packages";
+  Tree t;
+  t.text("/srv/jax/pyvenv.cfg", "version = 3.12.1\n")
+      .dist(site, "jax", "0.4.30")
+      .dist(site, "jaxlib", "0.4.30")
+      .dist(site, "jax-cuda12-plugin", "0.4.30")
+      .dist(site, "jax-cuda12-pjrt", "0.4.30");
+  Facts f = facts_of(t, {{"VIRTUAL_ENV", "/srv/jax"}});
+  ASSERT_EQ(f.python_envs.at(0).frameworks.size(), 1u);
+  const auto& jax = f.python_envs[0].frameworks[0];
+  EXPECT_EQ(jax.name, "jax");
+  EXPECT_EQ(jax.package, "jax-cuda12-plugin");
+  EXPECT_EQ(jax.gpu_build, true);
+  EXPECT_EQ(jax.cuda, "12");
+
+  Tree cpu;
+  cpu.text("/srv/jax/pyvenv.cfg", "version = 3.12.1\n")
+      .dist(site, "jax", "0.4.30")
+      .dist(site, "jaxlib", "0.4.30");
+  f = facts_of(cpu, {{"VIRTUAL_ENV", "/srv/jax"}});
+  EXPECT_EQ(f.python_envs.at(0).frameworks.at(0).gpu_build, false);
+
+  Tree old;
+  old.text("/srv/jax/pyvenv.cfg", "version = 3.12.1\n")
+      .dist(site, "jaxlib", "0.4.23+cuda12.cudnn89");
+  f = facts_of(old, {{"VIRTUAL_ENV", "/srv/jax"}});
+  EXPECT_EQ(f.python_envs.at(0).frameworks.at(0).cudnn, "8.9");
+}
+
+TEST(PythonProbe, CupyAndPaddleFromTheirNames) {
+  const std::string site = "/srv/v/lib/python3.10/site-packages";
+  Tree t;
+  t.text("/srv/v/pyvenv.cfg", "version = 3.10.12\n")
+      .dist(site, "cupy-cuda12x", "13.3.0")
+      .dist(site, "cupy-cuda102", "10.6.0")
+      .dist(site, "paddlepaddle-gpu", "2.5.2.post112");
+  const Facts f = facts_of(t, {{"VIRTUAL_ENV", "/srv/v"}});
+  const auto& fw = f.python_envs.at(0).frameworks;
+  ASSERT_EQ(fw.size(), 3u);
+  EXPECT_EQ(fw[0].package, "cupy-cuda102");
+  EXPECT_EQ(fw[0].cuda, "10.2");
+  EXPECT_EQ(fw[1].cuda, "12");
+  EXPECT_EQ(fw[2].name, "paddle");
+  EXPECT_EQ(fw[2].cuda, "11.2");
+  EXPECT_EQ(fw[2].gpu_build, true);
+  // Two CuPy builds in one environment.
+  EXPECT_TRUE(has(ids(f), "framework.conflicting_packages"));
+}
+
+TEST(PythonProbe, CondaFrameworkAndRuntimes) {
+  const std::string prefix = "/home/u/anaconda3/envs/tf21";
+  Tree t;
+  t.conda(prefix, "python", "3.7.16", "h0", "pkgs/main")
+      .conda(prefix, "tensorflow-gpu", "2.1.0", "h0d30ee6_0", "pkgs/main")
+      .conda(prefix, "tensorflow-base", "2.1.0", "gpu_py37h6c5654b_0", "pkgs/main")
+      .conda(prefix, "cudatoolkit", "10.1.243", "h6bb024c_0", "pkgs/main")
+      .conda(prefix, "cudnn", "7.6.5", "cuda10.1_0", "pkgs/main")
+      .text(prefix + "/lib/libcudart.so.10.1", "")
+      .dir(prefix + "/lib/python3.7/site-packages");
+  const Facts f = facts_of(t, {{"HOME", "/home/u"}});
+  const auto* env = env_at(f, prefix);
+  ASSERT_TRUE(env);
+  ASSERT_EQ(env->conda_packages.size(), 4u);
+  EXPECT_EQ(env->conda_packages[0].channel, "pkgs/main");
+  ASSERT_EQ(env->frameworks.size(), 1u);
+  EXPECT_EQ(env->frameworks[0].package, "tensorflow-base");
+  EXPECT_EQ(env->frameworks[0].gpu_build, true);
+  EXPECT_EQ(env->frameworks[0].installer, "conda");
+  const auto toolkit = std::find_if(f.cuda_toolkits.begin(), f.cuda_toolkits.end(),
+                                    [](const CudaToolkitFact& c) { return c.source == "conda"; });
+  ASSERT_NE(toolkit, f.cuda_toolkits.end());
+  EXPECT_EQ(toolkit->version, "10.1.243");
+  EXPECT_EQ(toolkit->root, prefix);
+  const auto cudnn = std::find_if(f.cudnn.begin(), f.cudnn.end(),
+                                  [](const CudnnFact& c) { return c.source == "conda"; });
+  ASSERT_NE(cudnn, f.cudnn.end());
+  EXPECT_EQ(cudnn->version, "7.6.5");
+}
+
+// --- findings -------------------------------------------------------------------------------
+
+TEST(FrameworkChecks, CondaAndPipBuildsOfOneFramework) {
+  const std::string prefix = "/opt/conda";
+  const std::string site = prefix + "/lib/python3.10/site-packages";
+  Tree t;
+  t.conda(prefix, "python", "3.10.13", "h0")
+      .conda(prefix, "pytorch", "1.13.1", "py3.10_cuda11.7_cudnn8.5.0_0", "pytorch")
+      .dist(site, "torch", "2.1.0")
+      .text(site + "/torch/version.py", "__version__ = '2.1.0+cu121'\ncuda = '12.1'\n");
+  const Facts f = facts_of(t);
+  EXPECT_TRUE(has(ids(f), "framework.conflicting_packages"));
+}
+
+TEST(FrameworkChecks, StaleCu11WheelsBesideACu12Build) {
+  const std::string site = "/srv/venv/lib/python3.11/site-packages";
+  Tree t;
+  t.text("/srv/venv/pyvenv.cfg", "version = 3.11.2\n")
+      .dist(site, "torch", "2.1.0")
+      .text(site + "/torch/version.py", "__version__ = '2.1.0+cu121'\ncuda = '12.1'\n")
+      .dist(site, "nvidia-cudnn-cu12", "8.9.2.26")
+      .dist(site, "nvidia-cudnn-cu11", "8.5.0.96");
+  const Facts f = facts_of(t, {{"VIRTUAL_ENV", "/srv/venv"}});
+  const checks::CheckContext context(f, testing::embedded_kb(), testing::messages());
+  auto findings = checks::run_checks(context);
+  ASSERT_TRUE(findings.ok());
+  const auto it = std::find_if(findings->begin(), findings->end(), [](const Finding& x) {
+    return x.id == "framework.conflicting_packages";
+  });
+  ASSERT_NE(it, findings->end());
+  ASSERT_FALSE(it->fix.empty());
+  EXPECT_NE(it->fix[0].find("nvidia-cudnn-cu11"), std::string::npos) << it->fix[0];
+  EXPECT_EQ(it->fix[0].find("nvidia-cudnn-cu12"), std::string::npos) << it->fix[0];
+}
+
+TEST(FrameworkChecks, WindowsTensorflowMetaPairIsNoConflict) {
+  const std::string site = "/srv/venv/lib/python3.10/site-packages";
+  Tree t;
+  t.text("/srv/venv/pyvenv.cfg", "version = 3.10.11\n")
+      .dist(site, "tensorflow", "2.10.1")
+      .dist(site, "tensorflow-intel", "2.10.1");
+  EXPECT_FALSE(
+      has(ids(facts_of(t, {{"VIRTUAL_ENV", "/srv/venv"}})), "framework.conflicting_packages"));
+  t.dist(site, "tensorflow-gpu", "2.10.0");
+  EXPECT_TRUE(
+      has(ids(facts_of(t, {{"VIRTUAL_ENV", "/srv/venv"}})), "framework.conflicting_packages"));
+}
+
+// --- the live System over a real tree -------------------------------------------------------
+
+TEST(PythonProbeLive, ReadsARealTreeAndRecordsOnlyMetadataHeaders) {
+  testing::TempDir dir;
+  const std::string prefix = dir.path() + "/home/miniconda3/envs/torch";
+  const std::string site = prefix + "/lib/python3.11/site-packages";
+  dir.file("home/miniconda3/envs/torch/conda-meta/python-3.11.7-h955ad1f_0.json", "{}");
+  dir.file("home/miniconda3/envs/torch/lib/python3.11/site-packages/torch-2.3.0.dist-info/METADATA",
+           metadata("torch", "2.3.0") + std::string(100000, 'x'));
+  dir.file("home/miniconda3/envs/torch/lib/python3.11/site-packages/torch/version.py",
+           "__version__ = '2.3.0+cu121'\ncuda: Optional[str] = '12.1'\n");
+  dir.file("home/miniconda3/envs/torch/lib/python3.11/site-packages/six-1.16.0.dist-info/METADATA",
+           metadata("six", "1.16.0"));
+  const auto live = sys::make_live_system();
+  const sys::EnvOverlaySystem overlay(*live, {{"HOME", dir.path() + "/home"}});
+  const sys::RecordingSystem system(overlay);
+  const Facts f = collect_facts(system);
+  const auto* env = env_at(f, prefix);
+  ASSERT_TRUE(env);
+  EXPECT_EQ(env->python, "3.11.7");
+  EXPECT_EQ(env->distributions, 2);
+  ASSERT_EQ(env->frameworks.size(), 1u);
+  EXPECT_EQ(env->frameworks[0].cuda, "12.1");
+  // The 100 kB description never enters the snapshot; six's METADATA is not read at all.
+  const sys::Snapshot recorded = system.recorded();
+  const auto& metadata_entry = recorded.files.at(site + "/torch-2.3.0.dist-info/METADATA");
+  EXPECT_TRUE(metadata_entry.head);
+  ASSERT_TRUE(metadata_entry.text);
+  EXPECT_LE(metadata_entry.text->size(), 8192u);
+  EXPECT_FALSE(recorded.files.count(site + "/six-1.16.0.dist-info/METADATA"));
+  // Replayed, the recording gives the same environment.
+  const sys::ReplaySystem replay(recorded);
+  const Facts replayed = collect_facts(replay);
+  const auto* again = env_at(replayed, prefix);
+  ASSERT_TRUE(again);
+  EXPECT_EQ(again->frameworks.size(), 1u);
+  EXPECT_EQ(again->distributions, 2);
+}
+
+}  // namespace
+}  // namespace gpuvet::probes
