@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdlib>
+#include <filesystem>
 
 #include "checks/checks.hpp"
 #include "probes/probes.hpp"
@@ -454,6 +456,46 @@ TEST(PythonProbeLive, ReadsARealTreeAndRecordsOnlyMetadataHeaders) {
   ASSERT_TRUE(again);
   EXPECT_EQ(again->frameworks.size(), 1u);
   EXPECT_EQ(again->distributions, 2);
+}
+
+}  // namespace
+}  // namespace gpuvet::probes
+
+namespace gpuvet::probes {
+namespace {
+
+// The machine the suite runs on: Debian's Python, every pyenv version, and Debian's
+// python3-torch (a CPU build) when it is installed.
+TEST(PythonProbeLive, ThisMachine) {
+  const auto live = sys::make_live_system();
+  const Facts f = collect_facts(*live);
+  namespace fs = std::filesystem;
+  if (fs::is_directory("/usr/lib/python3/dist-packages")) {
+    const auto* debian = env_at(f, "/usr");
+    ASSERT_TRUE(debian) << "Debian's Python was not found";
+    EXPECT_EQ(debian->kind, "system");
+    ASSERT_TRUE(debian->python);
+    EXPECT_TRUE(debian->python->starts_with("3.")) << *debian->python;
+    const std::string torch = "/usr/lib/python3/dist-packages/torch/version.py";
+    if (fs::exists(torch)) {
+      const auto it = std::find_if(debian->frameworks.begin(), debian->frameworks.end(),
+                                   [](const FrameworkFact& fw) { return fw.name == "torch"; });
+      ASSERT_NE(it, debian->frameworks.end());
+      EXPECT_EQ(it->gpu_build, false);
+    }
+  }
+  const char* home = std::getenv("HOME");
+  const char* pyenv_root = std::getenv("PYENV_ROOT");
+  const fs::path versions =
+      fs::path(pyenv_root ? pyenv_root : (home ? std::string(home) + "/.pyenv" : "")) / "versions";
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(versions, ec)) {
+    if (!entry.is_directory() || entry.is_symlink()) continue;
+    if (!fs::is_directory(entry.path() / "lib")) continue;
+    const auto* env = env_at(f, fs::canonical(entry.path()).string());
+    ASSERT_TRUE(env) << entry.path();
+    EXPECT_TRUE(env->python) << entry.path();
+  }
 }
 
 }  // namespace
