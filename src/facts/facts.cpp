@@ -41,6 +41,22 @@ json to_json(const GpuFact& g) {
           {"compute_mode", or_null(g.compute_mode)}};
 }
 
+json to_json(const LibraryFact& l);
+json to_json(const NvidiaWheelFact& w);
+json to_json(const FrameworkFact& f);
+json to_json(const CondaPackageFact& c);
+json to_json(const CudaToolkitFact& t);
+json to_json(const CudnnFact& c);
+json to_json(const PythonEnvFact& p);
+
+template <typename T>
+json list(const std::vector<T>& items) {
+  json out = json::array();
+  for (const auto& item : items)
+    out.push_back(to_json(item));
+  return out;
+}
+
 json to_json(const FrameworkFact& f) {
   return {{"name", f.name},
           {"package", f.package},
@@ -52,7 +68,9 @@ json to_json(const FrameworkFact& f) {
           {"compute_capabilities", f.compute_capabilities},
           {"installer", f.installer},
           {"location", f.location},
-          {"declared_by", or_null(f.declared_by)}};
+          {"declared_by", or_null(f.declared_by)},
+          {"module", or_null(f.module)},
+          {"libraries", list(f.libraries)}};
 }
 
 json to_json(const NvidiaWheelFact& w) {
@@ -105,14 +123,6 @@ json to_json(const LibraryFact& l) {
           {"resolved", or_null(l.resolved)},
           {"version", or_null(l.version)},
           {"shadowed", shadowed}};
-}
-
-template <typename T>
-json list(const std::vector<T>& items) {
-  json out = json::array();
-  for (const auto& item : items)
-    out.push_back(to_json(item));
-  return out;
 }
 
 json to_json(const PythonEnvFact& p) {

@@ -133,6 +133,11 @@ struct FrameworkFact {
   // The file that declared the build: tensorflow/python/platform/build_info.py, torch/version.py,
   // paddle/version/__init__.py, the distribution's name, or the conda record's build string.
   std::optional<std::string> declared_by;
+  // The build's own shared object that links the CUDA libraries (torch/lib/libtorch_cuda.so ...),
+  // and what the loader gives it for each CUDA/cuDNN library it needs, through its RPATH/RUNPATH:
+  // the NVIDIA wheels' directories are seen here.
+  std::optional<std::string> module;
+  std::vector<LibraryFact> libraries;
 };
 
 // A wheel of NVIDIA's CUDA libraries (nvidia-cudnn-cu12, nvidia-cuda-runtime ...).

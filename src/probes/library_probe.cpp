@@ -17,9 +17,11 @@ namespace {
 constexpr std::string_view kWatched[] = {"cudart",   "cublas",   "cublasLt", "cufft",     "curand",
                                          "cusolver", "cusparse", "nvrtc",    "nvJitLink", "cudnn"};
 
+}  // namespace
+
 // The soname form: "libcudnn.so.9", "libcudart.so.11.0" (CUDA 10 and 11 runtimes carry
 // major.minor); not the full file names "libcudnn.so.9.19.0" or "libcudart.so.11.8.89".
-bool is_watched_soname(const std::string& file) {
+bool is_cuda_library_soname(std::string_view file) {
   for (const auto name : kWatched) {
     const std::string prefix = "lib" + std::string(name) + ".so.";
     if (!file.starts_with(prefix)) continue;
@@ -29,11 +31,13 @@ bool is_watched_soname(const std::string& file) {
   return false;
 }
 
+namespace {
+
 void collect(const sys::System& system, const std::string& dir, std::set<std::string>& names) {
   const auto entries = system.list_dir(dir);
   if (!entries) return;
   for (const auto& entry : *entries) {
-    if (is_watched_soname(entry.name)) names.insert(entry.name);
+    if (is_cuda_library_soname(entry.name)) names.insert(entry.name);
   }
 }
 

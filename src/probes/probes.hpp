@@ -39,6 +39,10 @@ std::optional<long> header_define(std::string_view text, std::string_view name);
 std::optional<std::string> dist_info_version(std::string_view directory_name,
                                              std::string_view package);
 
+// A CUDA or cuDNN library's soname as frameworks ask the loader for it: "libcudnn.so.9",
+// "libcudart.so.11.0"; not a full file name ("libcudnn.so.9.19.0").
+bool is_cuda_library_soname(std::string_view file);
+
 // Parses /etc/os-release style KEY=VALUE lines (shell quoting, comments).
 std::vector<std::pair<std::string, std::string>> parse_os_release(std::string_view text);
 

@@ -14,6 +14,7 @@
 #include "probes/probes.hpp"
 #include "python/framework_files.hpp"
 #include "python/metadata.hpp"
+#include "resolve/which.hpp"
 #include "system/paths.hpp"
 #include "system/real_path.hpp"
 
@@ -83,6 +84,23 @@ constexpr LocationRow kLocations[] = {
     {"linux", Find::user_site, "~/.local/lib", "user"},
     // Windows rows (PEP 514 registry keys, %LOCALAPPDATA%/Programs/Python, Lib/site-packages)
     // come with the Windows live System.
+};
+
+// The shared object of a framework build that links the CUDA libraries, relative to
+// site-packages: its DT_NEEDED entries and RPATH/RUNPATH say what the build loads and from where.
+struct ModuleRow {
+  std::string_view family;
+  std::string_view path;
+};
+constexpr ModuleRow kModules[] = {
+    // PyTorch's CUDA code and, for wheels that take CUDA from PyPI, the RPATHs into nvidia/*/lib
+    // (pytorch/pytorch .ci/manywheel/build_cuda.sh; shared/reference/nvidia_pip_wheels.md §4).
+    {"torch", "torch/lib/libtorch_cuda.so"},
+    {"torch", "torch/lib/libtorch_global_deps.so"},
+    {"tensorflow", "tensorflow/libtensorflow_framework.so.2"},
+    {"tensorflow", "tensorflow_core/libtensorflow_framework.so.2"},
+    // jax-cuda12-pjrt 0.4.30's RECORD (tests/fixtures/python/jax).
+    {"jax", "jax_plugins/xla_cuda12/xla_cuda_plugin.so"},
 };
 
 // What the knowledge base says about a package name.
@@ -431,6 +449,8 @@ class PythonProbe {
     }
     collect_wheels(dists, env);
     collect_frameworks(dists, env);
+    for (auto& framework : env.frameworks)
+      resolve_framework_libraries(framework);
     add_conda_libraries(env);
     add_wheel_libraries(env);
     facts_.python_envs.push_back(std::move(env));
@@ -717,6 +737,34 @@ class PythonProbe {
     return f;
   }
 
+  // What the loader gives the build's module for each CUDA library it needs (DT_NEEDED), through
+  // the module's own RPATH/RUNPATH, then LD_LIBRARY_PATH, the cache and the default directories.
+  void resolve_framework_libraries(FrameworkFact& f) {
+    if (f.gpu_build != true || f.installer != "pip" || facts_.os.family != "linux") return;
+    for (const auto& row : kModules) {
+      if (row.family != f.name) continue;
+      const std::string path = paths::join(f.location, row.path);
+      const auto elf = system_.elf_info(path);
+      if (!elf) continue;
+      f.module = path;
+      if (!platform_) platform_ = resolve::detect_platform(system_);
+      const resolve::Loader loader{path, *elf};
+      for (const auto& needed : elf->needed) {
+        if (!is_cuda_library_soname(needed)) continue;
+        const resolve::Resolution r = resolve::resolve_name(system_, needed, loader, *platform_,
+                                                            resolve::ElfHeaders::from_snapshot);
+        LibraryFact library;
+        library.name = needed;
+        library.resolved = r.real_path ? r.real_path : r.resolved;
+        library.version = r.version;
+        for (const auto& copy : r.shadowed)
+          library.shadowed.push_back({sys::real_path(system_, copy.path), copy.version});
+        f.libraries.push_back(std::move(library));
+      }
+      return;
+    }
+  }
+
   // ---- the CUDA libraries an environment brings -----------------------------------------------
 
   bool has_cudnn_at(const std::string& location) const {
@@ -793,6 +841,7 @@ class PythonProbe {
   std::optional<std::string> home_;
   std::optional<std::string> cwd_;
   std::optional<std::string> active_;
+  std::optional<resolve::Platform> platform_;
   std::vector<Candidate> candidates_;
   std::set<std::string> seen_;
 };

@@ -268,6 +268,37 @@ TEST(PythonProbe, TorchCudaBuildWithNvidiaWheels) {
   EXPECT_FALSE(has(ids(f), "framework.cpu_only_build"));
 }
 
+TEST(PythonProbe, TorchLoadsTheWheelsThroughItsRpath) {
+  const std::string site = "/srv/venv/lib/python3.11/site-packages";
+  Tree t;
+  t.text("/srv/venv/pyvenv.cfg", "version = 3.11.2\n")
+      .dist(site, "torch", "2.1.0")
+      .text(site + "/torch/version.py", "__version__ = '2.1.0+cu121'\ncuda = '12.1'\n")
+      .dist(site, "nvidia-cudnn-cu12", "8.9.2.26")
+      .text(site + "/nvidia/cudnn/lib/libcudnn.so.8", "")
+      .text("/usr/local/cuda/lib64/libcudnn.so.8", "");
+  t.files[site + "/torch/lib/libtorch_cuda.so"] = {
+      {"size", 1000},
+      {"elf",
+       {{"bits", 64},
+        {"machine", 62},
+        {"needed", {"libcudnn.so.8", "libcublas.so.12", "libc.so.6"}},
+        {"rpath", {"$ORIGIN/../../nvidia/cudnn/lib", "$ORIGIN/../../nvidia/cublas/lib"}}}}};
+  const Facts f =
+      facts_of(t, {{"VIRTUAL_ENV", "/srv/venv"}, {"LD_LIBRARY_PATH", "/usr/local/cuda/lib64"}});
+  const auto& torch = f.python_envs.at(0).frameworks.at(0);
+  EXPECT_EQ(torch.module, site + "/torch/lib/libtorch_cuda.so");
+  ASSERT_EQ(torch.libraries.size(), 2u);
+  // DT_RPATH comes before LD_LIBRARY_PATH: the wheel's cuDNN wins over the toolkit's.
+  EXPECT_EQ(torch.libraries[0].name, "libcudnn.so.8");
+  EXPECT_EQ(torch.libraries[0].resolved, site + "/nvidia/cudnn/lib/libcudnn.so.8");
+  ASSERT_EQ(torch.libraries[0].shadowed.size(), 1u);
+  EXPECT_EQ(torch.libraries[0].shadowed[0].path, "/usr/local/cuda/lib64/libcudnn.so.8");
+  // No cuBLAS wheel installed: nothing loads.
+  EXPECT_EQ(torch.libraries[1].name, "libcublas.so.12");
+  EXPECT_FALSE(torch.libraries[1].resolved);
+}
+
 TEST(PythonProbe, TorchBundledCudnnAndCpuBuild) {
   const std::string site = "/opt/conda/lib/python3.10/site-packages";
   Tree t;
