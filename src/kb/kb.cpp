@@ -2,19 +2,78 @@
 
 #include <fmt/format.h>
 
+#include <filesystem>
+#include <system_error>
+
+#include "core/text.hpp"
 #include "kb/embedded.hpp"
+#include "system/paths.hpp"
 
 namespace gpuvet::kb {
+
+namespace {
+
+// Larger than any table gpuvet ships; a bigger file is not a knowledge-base table.
+constexpr size_t kMaxTableBytes = 8 << 20;
+
+Result<std::string> version_of(const std::string& contents, const std::string& where) {
+  const std::string version(text::trim(contents));
+  if (version.empty() || version.size() > 64 || version.find('\n') != std::string::npos) {
+    return make_error(fmt::format("{}: not a version (one line, e.g. 2026.11.30)", where));
+  }
+  return version;
+}
+
+}  // namespace
 
 Result<Kb> Kb::from_files(const std::map<std::string, std::string>& files) {
   Kb kb;
   for (const auto& [path, contents] : files) {
+    if (path == "VERSION") {
+      auto version = version_of(contents, "data/VERSION");
+      if (!version) return version.error();
+      kb.version_ = *version;
+      continue;
+    }
     if (!path.ends_with(".csv")) continue;
     const std::string name = path.substr(0, path.size() - 4);
     auto table = parse_csv(contents, "data/" + path);
     if (!table) return table.error();
     kb.tables_.emplace(name, std::move(*table));
   }
+  return kb;
+}
+
+Result<Kb> Kb::overlaid_with(const std::string& directory) const {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::path root = paths::to_fs(directory);
+  if (!fs::is_directory(root, ec)) {
+    return make_error(fmt::format("{}: not a directory (--kb wants a copy of data/)", directory));
+  }
+  Kb kb = *this;
+  bool found = false;
+  for (fs::recursive_directory_iterator it(root, ec), end; !ec && it != end; it.increment(ec)) {
+    if (!it->is_regular_file(ec)) continue;
+    const std::string relative = paths::from_fs(it->path().lexically_relative(root));
+    const std::string file = paths::from_fs(it->path());
+    if (relative != "VERSION" && !relative.ends_with(".csv")) continue;
+    auto contents = paths::read_file(file, kMaxTableBytes);
+    if (!contents) return contents.error();
+    if (relative == "VERSION") {
+      auto version = version_of(*contents, file);
+      if (!version) return version.error();
+      kb.version_ = *version;
+      continue;
+    }
+    auto table = parse_csv(*contents, file);
+    if (!table) return table.error();
+    kb.tables_.insert_or_assign(relative.substr(0, relative.size() - 4), std::move(*table));
+    found = true;
+  }
+  if (ec) return make_error(fmt::format("{}: {}", directory, ec.message()));
+  if (!found)
+    return make_error(fmt::format("{}: no knowledge-base tables (*.csv) in it", directory));
   return kb;
 }
 

@@ -1,0 +1,203 @@
+#include "kb/queries.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+
+#include "core/text.hpp"
+#include "core/version.hpp"
+
+namespace gpuvet::kb {
+
+namespace {
+
+Row row_of(const Table& t, const std::string& name, size_t row) {
+  Row r;
+  r.table = name;
+  for (const auto& column : t.header())
+    r.cells.emplace_back(column, t.cell(row, column));
+  return r;
+}
+
+std::vector<std::string> words(std::string_view key) {
+  std::vector<std::string> out;
+  for (const auto& w : text::split(key, ' ')) {
+    if (!w.empty()) out.push_back(w);
+  }
+  return out;
+}
+
+size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<size_t> previous(b.size() + 1);
+  std::vector<size_t> current(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j)
+    previous[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    current[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      const size_t substitute = previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1);
+      current[j] = std::min({previous[j] + 1, current[j - 1] + 1, substitute});
+    }
+    std::swap(previous, current);
+  }
+  return previous[b.size()];
+}
+
+bool is_dotted(std::string_view v) {
+  const auto parts = text::split(v, '.');
+  return !parts.empty() && std::all_of(parts.begin(), parts.end(), text::is_digits);
+}
+
+}  // namespace
+
+const std::string& Row::get(std::string_view column) const {
+  static const std::string empty;
+  for (const auto& [c, v] : cells) {
+    if (c == column) return v;
+  }
+  return empty;
+}
+
+std::string gpu_key(std::string_view name) {
+  std::string spaced;
+  for (const char c : name) {
+    const unsigned char u = static_cast<unsigned char>(c);
+    spaced.push_back(std::isalnum(u) ? static_cast<char>(std::tolower(u)) : ' ');
+  }
+  std::vector<std::string> kept;
+  for (const auto& w : words(spaced)) {
+    if (w == "nvidia" || w == "geforce") continue;
+    kept.push_back(w);
+  }
+  return text::join(kept, " ");
+}
+
+Result<GpuMatch> find_gpu(const Kb& kb, std::string_view name) {
+  auto table = kb.table("gpus");
+  if (!table) return table.error();
+  const Table& t = **table;
+  const std::string key = gpu_key(name);
+  GpuMatch match;
+  if (key.empty()) return match;
+  for (size_t row = 0; row < t.size(); ++row) {
+    if (gpu_key(t.cell(row, "name")) == key) match.rows.push_back(row_of(t, "gpus", row));
+  }
+  if (!match.rows.empty()) return match;
+  // Every word asked is a word of the name: "3060" finds "GeForce RTX 3060" when no other
+  // name holds 3060 as well.
+  const auto asked = words(key);
+  std::vector<size_t> containing;
+  for (size_t row = 0; row < t.size(); ++row) {
+    const auto have = words(gpu_key(t.cell(row, "name")));
+    if (std::all_of(asked.begin(), asked.end(), [&](const std::string& w) {
+          return std::find(have.begin(), have.end(), w) != have.end();
+        })) {
+      containing.push_back(row);
+    }
+  }
+  if (containing.size() == 1) {
+    match.rows.push_back(row_of(t, "gpus", containing.front()));
+    return match;
+  }
+  // Ambiguous or unknown: the closest names, for the user to pick from.
+  std::vector<std::pair<size_t, std::string>> scored;
+  for (size_t row = 0; row < t.size(); ++row) {
+    const std::string& candidate = t.cell(row, "name");
+    const bool contains = std::find(containing.begin(), containing.end(), row) != containing.end();
+    scored.emplace_back(contains ? 0 : edit_distance(key, gpu_key(candidate)), candidate);
+  }
+  std::stable_sort(scored.begin(), scored.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (size_t i = 0; i < scored.size() && match.closest.size() < 5; ++i) {
+    if (std::find(match.closest.begin(), match.closest.end(), scored[i].second) ==
+        match.closest.end()) {
+      match.closest.push_back(scored[i].second);
+    }
+  }
+  return match;
+}
+
+bool version_has_prefix(std::string_view version, std::string_view prefix) {
+  if (prefix.empty()) return true;
+  const auto v = text::split(version, '.');
+  const auto p = text::split(prefix, '.');
+  if (p.size() > v.size()) return false;
+  for (size_t i = 0; i < p.size(); ++i) {
+    if (v[i] != p[i]) return false;
+  }
+  return true;
+}
+
+Result<std::vector<Row>> rows_for_version(const Kb& kb, const std::string& table,
+                                          std::string_view column, std::string_view version) {
+  auto t = kb.table(table);
+  if (!t) return t.error();
+  std::vector<Row> out;
+  for (size_t row = 0; row < (*t)->size(); ++row) {
+    if (version_has_prefix((*t)->cell(row, column), version)) {
+      out.push_back(row_of(**t, table, row));
+    }
+  }
+  return out;
+}
+
+Result<std::vector<Row>> rows_for_range(const Kb& kb, const std::string& table,
+                                        std::string_view from_column, std::string_view to_column,
+                                        std::string_view version) {
+  auto t = kb.table(table);
+  if (!t) return t.error();
+  std::vector<Row> out;
+  for (size_t row = 0; row < (*t)->size(); ++row) {
+    const std::string& from = (*t)->cell(row, from_column);
+    const std::string& to = (*t)->cell(row, to_column);
+    if (!is_dotted(from)) continue;
+    // The range holds some version with the prefix: the prefix is not below `from` once cut to
+    // its length, and not above `to`.
+    const auto cut = [&](std::string_view v) {
+      const auto parts = text::split(v, '.');
+      const size_t n = text::split(version, '.').size();
+      return text::join(
+          std::vector<std::string>(parts.begin(), parts.begin() + std::min(n, parts.size())), ".");
+    };
+    const bool after_start = version::compare(version, cut(from)) >= 0;
+    const bool before_end = !is_dotted(to) || version::compare(version, cut(to)) <= 0;
+    if (after_start && before_end) out.push_back(row_of(**t, table, row));
+  }
+  return out;
+}
+
+Result<std::vector<Row>> rows_where(const Kb& kb, const std::string& table, std::string_view column,
+                                    std::string_view value) {
+  auto t = kb.table(table);
+  if (!t) return t.error();
+  std::vector<Row> out;
+  for (size_t row = 0; row < (*t)->size(); ++row) {
+    if ((*t)->cell(row, column) == value) out.push_back(row_of(**t, table, row));
+  }
+  return out;
+}
+
+Result<FrameworkSpec> parse_framework_spec(std::string_view spec) {
+  FrameworkSpec out;
+  const size_t eq = spec.find("==");
+  std::string family = text::to_lower(text::trim(spec.substr(0, eq)));
+  if (family == "pytorch") family = "torch";
+  if (family == "paddlepaddle") family = "paddle";
+  static const std::vector<std::string> known = {"tensorflow", "torch", "jax", "cupy", "paddle"};
+  if (std::find(known.begin(), known.end(), family) == known.end()) {
+    return make_error(fmt::format(
+        "unknown framework \"{}\" (one of: tensorflow, torch, jax, cupy, paddle)", family));
+  }
+  out.family = family;
+  if (eq != std::string_view::npos) {
+    const std::string version(text::trim(spec.substr(eq + 2)));
+    if (!is_dotted(version)) {
+      return make_error(fmt::format("\"{}\" is not a version (e.g. {}==2.1)", version, family));
+    }
+    out.version = version;
+  }
+  return out;
+}
+
+}  // namespace gpuvet::kb
