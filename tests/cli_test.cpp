@@ -23,8 +23,9 @@ Outcome gpuvet(const std::string& arguments, const std::string& environment = ""
 TEST(Cli, VersionAndHelpForEveryVerb) {
   const Outcome version = gpuvet("--version");
   EXPECT_EQ(version.status, 0);
-  EXPECT_EQ(version.out, "gpuvet 0.1.0\n");
-  for (const char* verb : {"", "check ", "snapshot "}) {
+  EXPECT_EQ(version.out,
+            "gpuvet 0.1.0 (knowledge base " + testing::embedded_kb().version() + ")\n");
+  for (const char* verb : {"", "check ", "snapshot ", "kb ", "kb gpu "}) {
     const Outcome help = gpuvet(std::string(verb) + "--help");
     EXPECT_EQ(help.status, 0) << verb;
     EXPECT_NE(help.out.find("Usage"), std::string::npos) << verb;
@@ -42,6 +43,76 @@ TEST(Cli, UsageErrorsAreOneLineAndExitTwo) {
     EXPECT_EQ(run.err.rfind("gpuvet: ", 0), 0u) << run.err;
     EXPECT_TRUE(run.out.empty()) << args;
   }
+}
+
+TEST(CliKb, AnswersFromTheTablesWithSources) {
+  Outcome run = gpuvet("kb gpu \"geforce rtx 3060\" --json");
+  ASSERT_EQ(run.status, 0) << run.err;
+  auto doc = nlohmann::json::parse(run.out);
+  EXPECT_EQ(doc["schema"], "gpuvet.kb/1");
+  EXPECT_EQ(doc["results"]["gpus"][0]["compute_capability"], "8.6");
+  EXPECT_FALSE(doc["results"]["gpus"][0]["source"].get<std::string>().empty());
+
+  run = gpuvet("kb cuda 10.1 --json");
+  ASSERT_EQ(run.status, 0) << run.err;
+  doc = nlohmann::json::parse(run.out);
+  std::vector<std::string> versions;
+  for (const auto& row : doc["results"]["cuda_releases"]) {
+    if (row["version"].is_string()) versions.push_back(row["version"]);
+  }
+  EXPECT_NE(std::find(versions.begin(), versions.end(), "10.1.243"), versions.end());
+  EXPECT_NE(std::find(versions.begin(), versions.end(), "10.1.105"), versions.end());
+  EXPECT_EQ(doc["results"]["library_names"][0]["cuda"], "10.1");
+
+  run = gpuvet("kb cudnn 7.6");
+  ASSERT_EQ(run.status, 0) << run.err;
+  EXPECT_NE(run.out.find("cudnn64_7.dll"), std::string::npos);
+
+  run = gpuvet("kb framework tensorflow==2.1 --json");
+  ASSERT_EQ(run.status, 0) << run.err;
+  doc = nlohmann::json::parse(run.out);
+  ASSERT_FALSE(doc["results"]["tensorflow_builds"].empty());
+  for (const auto& row : doc["results"]["tensorflow_builds"]) {
+    EXPECT_TRUE(row["version"].get<std::string>().starts_with("2.1.")) << row.dump();
+  }
+  EXPECT_EQ(gpuvet("kb framework pytorch").status, 0);
+  EXPECT_NE(gpuvet("kb framework torch --lang zh").out.find("PyTorch 构建版本"), std::string::npos);
+}
+
+TEST(CliKb, UnknownNamesAndVersionsAreOneLineWithExitTwo) {
+  for (const char* args :
+       {"kb gpu \"RTX 3061\"", "kb cuda 99.9", "kb cuda ten", "kb cudnn 1.0", "kb framework caffe",
+        "kb framework tensorflow==9.9", "kb", "kb gpu", "kb cuda 10.1 --kb /nonexistent"}) {
+    const Outcome run = gpuvet(args);
+    EXPECT_EQ(run.status, 2) << args;
+    EXPECT_EQ(line_count(run.err), 1u) << args << ": " << run.err;
+    EXPECT_TRUE(run.out.empty()) << args;
+  }
+  const Outcome unknown = gpuvet("kb gpu \"RTX 3061\"");
+  EXPECT_NE(unknown.err.find("GeForce RTX 3060"), std::string::npos) << unknown.err;
+}
+
+TEST(CliKb, ANewerKnowledgeBaseReplacesTablesByName) {
+  testing::TempDir dir;
+  dir.file("VERSION", "2099.01.01\n");
+  dir.file("gpus.csv",
+           "name,compute_capability,architecture,family,notes,source\n"
+           "NVIDIA Future 9000,13.0,Futura,GeForce,,https://example.org/future\n");
+  Outcome run = gpuvet("kb gpu \"Future 9000\" --json --kb " + dir.path());
+  ASSERT_EQ(run.status, 0) << run.err;
+  const auto doc = nlohmann::json::parse(run.out);
+  EXPECT_EQ(doc["kb_version"], "2099.01.01");
+  EXPECT_EQ(doc["results"]["gpus"][0]["architecture"], "Futura");
+  // The other tables are still the embedded ones.
+  EXPECT_EQ(gpuvet("kb cuda 10.1 --kb " + dir.path()).status, 0);
+  // The replaced table no longer knows the old GPUs.
+  EXPECT_EQ(gpuvet("kb gpu \"RTX 3060\" --kb " + dir.path()).status, 2);
+  // check and which take --kb too; a broken table is one line, exit 2, naming the file.
+  dir.file("broken/gpus.csv", "name,source\n\"unterminated\n");
+  run = gpuvet("check --kb " + dir.path() + "/broken");
+  EXPECT_EQ(run.status, 2);
+  EXPECT_NE(run.err.find("gpus.csv"), std::string::npos) << run.err;
+  EXPECT_EQ(line_count(run.err), 1u) << run.err;
 }
 
 TEST(Cli, BadSnapshotsAreOneLineNamingTheFileAndExitTwo) {

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include "cli/kb_verb.hpp"
 #include "cli/terminal.hpp"
 #include "gpu/native_query.hpp"
 #include "probes/probes.hpp"
@@ -22,6 +23,7 @@ namespace gpuvet::cli {
 namespace {
 
 struct CheckOptions {
+  std::string kb_dir;
   std::string snapshot;
   std::string format = "text";
   bool json = false;
@@ -34,6 +36,7 @@ struct SnapshotOptions {
 };
 
 struct WhichArgs {
+  std::string kb_dir;
   std::vector<std::string> names;
   std::string from;
   std::string snapshot;
@@ -68,6 +71,13 @@ const char* env_or_null(const char* name) {
   return value && *value ? value : nullptr;
 }
 
+// The embedded knowledge base, or it overlaid with a newer copy (--kb DIR).
+Result<kb::Kb> load_kb(const std::string& directory) {
+  auto kb = kb::Kb::embedded();
+  if (!kb || directory.empty()) return kb;
+  return kb->overlaid_with(directory);
+}
+
 // Native driver queries run in a child copy of this executable, stopped after a deadline
 // (GPUVET_NATIVE_TIMEOUT_MS, default 10 s).
 sys::LiveOptions live_options() {
@@ -85,7 +95,7 @@ int run_check(const CheckOptions& options) {
   const std::string format = options.json ? "json" : options.format;
   const kb::Lang lang =
       options.lang.empty() ? lang_from_environment() : kb::lang_from_locale(options.lang);
-  auto kb = kb::Kb::embedded();
+  auto kb = load_kb(options.kb_dir);
   if (!kb) return fail(kb.error().message);
   auto messages = kb::Messages::load(*kb, lang);
   if (!messages) return fail(messages.error().message);
@@ -141,7 +151,7 @@ std::string absolute_from(const std::string& from) {
 int run_which(const WhichArgs& args) {
   const kb::Lang lang =
       args.lang.empty() ? lang_from_environment() : kb::lang_from_locale(args.lang);
-  auto kb = kb::Kb::embedded();
+  auto kb = load_kb(args.kb_dir);
   if (!kb) return fail(kb.error().message);
   auto messages = kb::Messages::load(*kb, lang);
   if (!messages) return fail(messages.error().message);
@@ -190,6 +200,11 @@ std::string tool_name() {
   return fmt::format("gpuvet {}", GPUVET_VERSION);
 }
 
+std::string version_text() {
+  auto kb = kb::Kb::embedded();
+  return fmt::format("{} (knowledge base {})", tool_name(), kb ? kb->version() : "unreadable");
+}
+
 kb::Lang lang_from_environment() {
   for (const char* name : {"LC_ALL", "LC_MESSAGES", "LANG"}) {
     if (const char* value = env_or_null(name)) return kb::lang_from_locale(value);
@@ -201,6 +216,7 @@ Result<report::Report> diagnose(const sys::System& system, const kb::Kb& kb,
                                 const kb::Messages& messages) {
   report::Report report;
   report.tool = tool_name();
+  report.kb_version = kb.version();
   report.facts = probes::collect_facts(system, kb);
   const checks::CheckContext context(report.facts, kb, messages);
   auto findings = checks::run_checks(context);
@@ -216,7 +232,7 @@ int run(std::vector<std::string> args) {
       "gpuvet checks every layer of a GPU deep-learning stack: hardware, driver, CUDA, "
       "cuDNN, Python environments and frameworks.",
       "gpuvet"};
-  app.set_version_flag("--version", tool_name());
+  app.set_version_flag("--version", version_text());
   app.require_subcommand(0, 1);
 
   CheckOptions check;
@@ -231,6 +247,7 @@ int run(std::vector<std::string> args) {
       ->add_option("--lang", check.lang, "Language (default: from LC_ALL / LC_MESSAGES / LANG)")
       ->check(CLI::IsMember({"en", "zh"}));
   check_cmd->add_flag("--no-color", check.no_color, "No colour (also: NO_COLOR set)");
+  check_cmd->add_option("--kb", check.kb_dir, "Use a newer knowledge base: a copy of data/");
 
   SnapshotOptions snapshot;
   CLI::App* snapshot_cmd = app.add_subcommand(
@@ -252,6 +269,35 @@ int run(std::vector<std::string> args) {
       ->add_option("--lang", which.lang, "Language (default: from LC_ALL / LC_MESSAGES / LANG)")
       ->check(CLI::IsMember({"en", "zh"}));
   which_cmd->add_flag("--no-color", which.no_color, "No colour (also: NO_COLOR set)");
+  which_cmd->add_option("--kb", which.kb_dir, "Use a newer knowledge base: a copy of data/");
+
+  KbArgs kb_args;
+  std::string kb_dir;
+  std::string kb_lang;
+  bool kb_no_color = false;
+  CLI::App* kb_cmd = app.add_subcommand(
+      "kb", "Ask the knowledge base: a GPU, a CUDA or cuDNN version, a framework's builds");
+  kb_cmd->require_subcommand(1);
+  const std::vector<std::pair<std::string, std::string>> topics = {
+      {"gpu", "A GPU by name (\"RTX 3060\"): compute capability, architecture, what runs on it"},
+      {"cuda",
+       "A CUDA version (10.1): its releases, minimum drivers, architectures, library names"},
+      {"cudnn", "A cuDNN version (8.9): the CUDA versions it supports and its library names"},
+      {"framework",
+       "FRAMEWORK[==VERSION] (tensorflow==2.1, torch): tested builds and minimum "
+       "compute capability"}};
+  for (const auto& [topic, description] : topics) {
+    CLI::App* sub = kb_cmd->add_subcommand(topic, description);
+    sub->add_option("ARGUMENT", kb_args.argument, "What to look up")->required();
+    sub->fallthrough();
+    sub->callback([&kb_args, name = topic] { kb_args.topic = name; });
+  }
+  kb_cmd->add_flag("--json", kb_args.json, "JSON output (gpuvet.kb/1)");
+  kb_cmd->add_option("--kb", kb_dir, "Use a newer knowledge base: a copy of data/");
+  kb_cmd->add_option("--lang", kb_lang, "Language (default: from LC_ALL / LC_MESSAGES / LANG)")
+      ->check(CLI::IsMember({"en", "zh"}));
+  kb_cmd->add_flag("--no-color", kb_no_color, "No colour (also: NO_COLOR set)");
+  kb_cmd->fallthrough();
 
   // Hidden: the child process of a native query (see gpu/native_query.hpp).
   std::string native_library;
@@ -273,6 +319,15 @@ int run(std::vector<std::string> args) {
   }
   if (*snapshot_cmd) return run_snapshot(snapshot);
   if (*which_cmd) return run_which(which);
+  if (*kb_cmd) {
+    auto kb = load_kb(kb_dir);
+    if (!kb) return fail(kb.error().message);
+    const kb::Lang lang = kb_lang.empty() ? lang_from_environment() : kb::lang_from_locale(kb_lang);
+    auto messages = kb::Messages::load(*kb, lang);
+    if (!messages) return fail(messages.error().message);
+    const bool color = !kb_no_color && !env_or_null("NO_COLOR") && stdout_is_terminal();
+    return run_kb(kb_args, *kb, *messages, color);
+  }
   if (*native_cmd) {
     print(std::string("@result\n") +
           gpu::run_native_query(

@@ -10,6 +10,7 @@ std::string render_json(const Report& report) {
     findings.push_back(finding_to_json(f));
   const nlohmann::ordered_json document = {{"schema", kCheckSchema},
                                            {"tool", report.tool},
+                                           {"kb_version", report.kb_version},
                                            {"facts", facts_to_json(report.facts)},
                                            {"findings", findings},
                                            {"summary",

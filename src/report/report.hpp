@@ -14,7 +14,8 @@ namespace gpuvet::report {
 inline constexpr const char* kCheckSchema = "gpuvet.check/1";
 
 struct Report {
-  std::string tool;  // "gpuvet 0.1.0"
+  std::string tool;        // "gpuvet 0.1.0"
+  std::string kb_version;  // of the knowledge base the checks used
   Facts facts;
   std::vector<Finding> findings;
   checks::Summary summary;

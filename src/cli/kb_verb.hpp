@@ -1,0 +1,19 @@
+#pragma once
+// The `kb` verb: questions to the knowledge base, answered from its tables with their sources.
+#include <string>
+
+#include "kb/kb.hpp"
+#include "kb/messages.hpp"
+
+namespace gpuvet::cli {
+
+struct KbArgs {
+  std::string topic;     // gpu | cuda | cudnn | framework
+  std::string argument;  // the name, version or FRAMEWORK[==VERSION]
+  bool json = false;
+};
+
+// Exit status: 0 answered, 2 unknown name/version or a broken knowledge base.
+int run_kb(const KbArgs& args, const kb::Kb& kb, const kb::Messages& messages, bool color);
+
+}  // namespace gpuvet::cli

@@ -1,0 +1,28 @@
+#pragma once
+// Rendering of `gpuvet kb` answers.
+#include <string>
+#include <vector>
+
+#include "kb/messages.hpp"
+#include "kb/queries.hpp"
+
+namespace gpuvet::report {
+
+struct KbSection {
+  std::string table;  // data/<table>.csv
+  std::vector<kb::Row> rows;
+};
+
+struct KbAnswer {
+  std::string kb_version;
+  std::string topic;                 // gpu | cuda | cudnn | framework
+  std::string argument;              // as the user gave it
+  std::vector<std::string> matched;  // gpu: the name(s) matched
+  std::vector<std::string> closest;  // gpu: nearest names when nothing matched
+  std::vector<KbSection> sections;
+};
+
+std::string render_kb_json(const KbAnswer& answer);
+std::string render_kb_text(const KbAnswer& answer, const kb::Messages& messages, bool color);
+
+}  // namespace gpuvet::report
