@@ -36,9 +36,12 @@ const std::vector<Check>& all_checks() {
   static const std::vector<Check> checks = {
       {"gpu_and_driver", check_gpu_and_driver},
       {"visible_devices", check_visible_devices},
+      {"driver_too_old", check_driver_too_old},
+      {"compute_capability", check_compute_capability},
       {"cuda_path_order", check_cuda_path_order},
       {"shadowed_copies", check_shadowed_copies},
       {"framework_builds", check_framework_builds},
+      {"framework_libraries", check_framework_libraries},
       {"conflicting_packages", check_conflicting_packages},
       {"log_level", check_log_level},
   };

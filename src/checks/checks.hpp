@@ -57,6 +57,9 @@ Result<bool> check_gpu_and_driver(const CheckContext& context, std::vector<Findi
 Result<bool> check_shadowed_copies(const CheckContext& context, std::vector<Finding>& findings);
 Result<bool> check_cuda_path_order(const CheckContext& context, std::vector<Finding>& findings);
 Result<bool> check_visible_devices(const CheckContext& context, std::vector<Finding>& findings);
+Result<bool> check_driver_too_old(const CheckContext& context, std::vector<Finding>& findings);
+Result<bool> check_compute_capability(const CheckContext& context, std::vector<Finding>& findings);
+Result<bool> check_framework_libraries(const CheckContext& context, std::vector<Finding>& findings);
 Result<bool> check_framework_builds(const CheckContext& context, std::vector<Finding>& findings);
 Result<bool> check_conflicting_packages(const CheckContext& context,
                                         std::vector<Finding>& findings);

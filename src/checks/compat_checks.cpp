@@ -1,0 +1,349 @@
+// Compatibility checks over Facts + the knowledge base: is the driver new enough for each CUDA
+// the machine's toolkits and framework builds use, can the GPU run each build's kernels, and does
+// each build get the CUDA runtime and cuDNN it was made for.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cstdlib>
+#include <map>
+#include <set>
+
+#include "checks/checks.hpp"
+#include "core/text.hpp"
+#include "core/version.hpp"
+#include "kb/queries.hpp"
+
+namespace gpuvet::checks {
+
+namespace {
+
+bool dotted(std::string_view v) {
+  const auto parts = text::split(v, '.');
+  return !parts.empty() && std::all_of(parts.begin(), parts.end(), text::is_digits);
+}
+
+std::string major_of(std::string_view v) {
+  return text::split(v, '.').front();
+}
+
+// The first n parts of a dotted version: cut_to("12.4.1", 2) == "12.4".
+std::string cut_to(std::string_view v, size_t n) {
+  auto parts = text::split(v, '.');
+  parts.resize(std::min(n, parts.size()));
+  return text::join(parts, ".");
+}
+
+// ---- driver.too_old --------------------------------------------------------------------------
+
+struct DriverNeed {
+  std::optional<std::string> release_min;  // the toolkit driver of the release (Table 3)
+  std::string release_label;
+  std::string release_source;
+  std::optional<std::string> compat_min;  // the minor-version-compatibility floor (CUDA >= 11)
+  std::string compat_source;
+};
+
+// What a CUDA version needs from the driver on this platform. For a full version the release's
+// row; for major.minor the lowest of its releases (the GA); for a bare major only the floor.
+Result<DriverNeed> driver_need(const kb::Kb& kb, const std::string& cuda, bool windows) {
+  DriverNeed need;
+  const std::string column = windows ? "min_driver_windows" : "min_driver_linux";
+  auto releases = kb.table("cuda_releases");
+  if (!releases) return releases.error();
+  const kb::Table& t = **releases;
+  if (cuda.find('.') != std::string::npos) {
+    for (size_t row = 0; row < t.size(); ++row) {
+      const std::string& v = t.cell(row, "version");
+      const std::string label_version = text::split(t.cell(row, "label"), ' ').front();
+      const bool matches =
+          v == cuda || kb::version_has_prefix(v, cuda) || (v.empty() && label_version == cuda);
+      const std::string& driver = t.cell(row, column);
+      if (!matches || !dotted(driver)) continue;
+      if (!need.release_min || version::compare(driver, *need.release_min) < 0) {
+        need.release_min = driver;
+        need.release_label = t.cell(row, "label");
+        need.release_source = t.cell(row, "source");
+      }
+    }
+  }
+  auto compat = kb::rows_where(kb, "cuda_minor_compat", "cuda_major", major_of(cuda));
+  if (!compat) return compat.error();
+  if (!compat->empty()) {
+    const kb::Row& row = compat->front();
+    const std::string& exact = row.get(windows ? "min_driver_windows" : "min_driver_linux");
+    if (dotted(exact)) {
+      need.compat_min = exact;
+    } else if (dotted(row.get("min_driver"))) {
+      need.compat_min = row.get("min_driver");
+    }
+    need.compat_source = row.get("source");
+  }
+  return need;
+}
+
+struct CudaUser {
+  std::string cuda;
+  std::vector<std::string> who;  // "toolkit 12.4.1 at /usr/local/cuda-12.4", "torch 2.1.0 in ..."
+};
+
+// Users grouped by CUDA major.minor (a toolkit 12.1.105 and a build for 12.1 are one question);
+// each group asks with its most specific version.
+std::vector<CudaUser> cuda_users(const CheckContext& context) {
+  const Facts& f = context.facts();
+  std::map<std::string, CudaUser> by_cuda;
+  auto add = [&](const std::string& cuda, std::string who) {
+    // A wheel's version is its component's (cudart 12.1.105), not a toolkit release: ask for
+    // the major.minor, whose GA driver is the lowest any of its releases needs.
+    auto& user = by_cuda[cut_to(cuda, 2)];
+    user.cuda = cut_to(cuda, 2);
+    user.who.push_back(std::move(who));
+  };
+  for (const auto& t : f.cuda_toolkits) {
+    if (!t.version || !dotted(*t.version)) continue;
+    add(*t.version,
+        context.text("compat.user.toolkit", {{"version", *t.version}, {"root", t.root}}));
+  }
+  for (const auto& env : f.python_envs) {
+    for (const auto& fw : env.frameworks) {
+      if (fw.gpu_build != true || !fw.cuda || !dotted(*fw.cuda)) continue;
+      add(*fw.cuda, context.text("compat.user.framework", {{"package", fw.package},
+                                                           {"version", fw.version.value_or("?")},
+                                                           {"cuda", *fw.cuda},
+                                                           {"env", env.path}}));
+    }
+  }
+  std::vector<CudaUser> out;
+  for (auto& [cuda, user] : by_cuda)
+    out.push_back(std::move(user));
+  return out;
+}
+
+}  // namespace
+
+Result<bool> check_driver_too_old(const CheckContext& context, std::vector<Finding>& findings) {
+  const Facts& f = context.facts();
+  if (!f.driver || !f.driver->installed.value_or(false) || !f.driver->version ||
+      !dotted(*f.driver->version)) {
+    return true;
+  }
+  const std::string& driver = *f.driver->version;
+  const bool windows = f.os.family == "windows";
+  const std::string platform = windows ? "Windows" : "Linux";
+  for (const auto& user : cuda_users(context)) {
+    auto need = driver_need(context.kb(), user.cuda, windows);
+    if (!need) return need.error();
+    const bool below_release =
+        need->release_min && version::compare(driver, *need->release_min) < 0;
+    const bool below_floor = need->compat_min && version::compare(driver, *need->compat_min) < 0;
+    const bool has_compat = need->compat_min.has_value();
+    if (!below_release && !below_floor) continue;
+    // CUDA 11 and later run on an older driver of the same major (minor-version compatibility),
+    // with limits; before 11, and below the major's floor, the runtime does not load.
+    const bool fails = below_floor || (!has_compat && below_release);
+    const kb::MessageArgs args = {
+        {"driver", driver},
+        {"cuda", user.cuda},
+        {"min", fails && below_floor ? *need->compat_min : need->release_min.value_or("?")},
+        {"release_min", need->release_min.value_or("?")},
+        {"platform", platform}};
+    auto finding =
+        context.finding("driver.too_old", fails ? Severity::error : Severity::warning,
+                        fails ? "driver.too_old.title" : "driver.too_old.title_compat", args);
+    if (!finding) return finding.error();
+    for (const auto& who : user.who)
+      finding->evidence.push_back(who);
+    if (need->release_min) {
+      finding->evidence.push_back(
+          context.text("driver.too_old.release", {{"cuda", user.cuda},
+                                                  {"label", need->release_label},
+                                                  {"min", *need->release_min},
+                                                  {"platform", platform},
+                                                  {"source", need->release_source}}));
+    }
+    if (need->compat_min) {
+      finding->evidence.push_back(
+          context.text("driver.too_old.compat", {{"major", major_of(user.cuda)},
+                                                 {"min", *need->compat_min},
+                                                 {"platform", platform},
+                                                 {"source", need->compat_source}}));
+    }
+    if (!fails) finding->evidence.push_back(context.text("driver.too_old.compat_limits"));
+    finding->fix.push_back(context.text("driver.too_old.fix", args));
+    findings.push_back(std::move(*finding));
+  }
+  return true;
+}
+
+// ---- gpu.compute_capability_unsupported ------------------------------------------------------
+
+namespace {
+
+// Whether a build's compiled targets run on a GPU: a cubin (sm_XY) runs on the same major with
+// an equal or higher minor; PTX (compute_XY) is JIT-compiled for any GPU at or above XY.
+// Source: CUDA C Programming Guide, "Binary Compatibility" and "PTX Compatibility".
+std::optional<bool> runs_on(const std::vector<std::string>& targets, const std::string& cc) {
+  std::optional<bool> known;
+  const auto cc_parts = text::split(cc, '.');
+  if (cc_parts.size() != 2) return std::nullopt;
+  const int major = std::atoi(cc_parts[0].c_str());
+  const int minor = std::atoi(cc_parts[1].c_str());
+  for (const auto& target : targets) {
+    const bool ptx = target.starts_with("compute_");
+    const bool cubin = target.starts_with("sm_");
+    if (!ptx && !cubin) continue;
+    std::string digits = target.substr(ptx ? 8 : 3);
+    while (!digits.empty() && !std::isdigit(static_cast<unsigned char>(digits.back())))
+      digits.pop_back();  // sm_90a
+    if (digits.size() < 2 || !text::is_digits(digits)) continue;
+    const int t_major = std::atoi(digits.substr(0, digits.size() - 1).c_str());
+    const int t_minor = digits.back() - '0';
+    known = known.value_or(false);
+    if (ptx && (major > t_major || (major == t_major && minor >= t_minor))) return true;
+    if (cubin && major == t_major && minor >= t_minor) return true;
+  }
+  return known;
+}
+
+// The minimum compute capability of the framework's official builds, from data/framework_min_cc
+// (families: tensorflow, torch-cu121 ..., jax-cuda12 ...).
+Result<std::optional<kb::Row>> family_minimum(const kb::Kb& kb, const FrameworkFact& fw) {
+  std::string family = fw.name;
+  if (fw.name == "torch" && fw.cuda) {
+    family = "torch-cu" + text::join(text::split(*fw.cuda, '.'), "");
+  } else if (fw.name == "jax" && fw.cuda) {
+    family = "jax-cuda" + major_of(*fw.cuda);
+  }
+  auto rows = kb::rows_where(kb, "framework_min_cc", "family", family);
+  if (!rows) return rows.error();
+  const std::string version = fw.version ? text::split(*fw.version, '+').front() : "";
+  for (const auto& row : *rows) {
+    const std::string& from = row.get("version_from");
+    const std::string& to = row.get("version_to");
+    if (!dotted(row.get("min_cc"))) continue;
+    if (from.empty() && to.empty()) return std::optional<kb::Row>(row);
+    if (version.empty() || !dotted(from)) continue;
+    const std::string cut = cut_to(version, text::split(from, '.').size());
+    if (version::compare(cut, from) < 0) continue;
+    if (dotted(to) && version::compare(cut, to) > 0) continue;
+    return std::optional<kb::Row>(row);
+  }
+  return std::optional<kb::Row>();
+}
+
+}  // namespace
+
+Result<bool> check_compute_capability(const CheckContext& context, std::vector<Finding>& findings) {
+  const Facts& f = context.facts();
+  for (const auto& gpu : f.gpus) {
+    if (!gpu.compute_capability || !dotted(*gpu.compute_capability)) continue;
+    const std::string& cc = *gpu.compute_capability;
+    const std::string gpu_name = gpu.name.value_or("GPU " + std::to_string(gpu.index));
+    for (const auto& env : f.python_envs) {
+      for (const auto& fw : env.frameworks) {
+        if (fw.gpu_build != true) continue;
+        const kb::MessageArgs args = {
+            {"gpu", gpu_name},       {"cc", cc},
+            {"package", fw.package}, {"version", fw.version.value_or("?")},
+            {"env", env.path},       {"family", fw.name}};
+        std::vector<std::string> evidence;
+        const auto compiled = runs_on(fw.compute_capabilities, cc);
+        if (compiled == false) {
+          evidence.push_back(context.text("compat.cc.compiled",
+                                          {{"targets", text::join(fw.compute_capabilities, ", ")},
+                                           {"file", fw.declared_by.value_or("?")}}));
+        }
+        auto minimum = family_minimum(context.kb(), fw);
+        if (!minimum) return minimum.error();
+        if (*minimum && version::compare(cc, (*minimum)->get("min_cc")) < 0) {
+          evidence.push_back(
+              context.text("compat.cc.minimum", {{"family", (*minimum)->get("family")},
+                                                 {"min", (*minimum)->get("min_cc")},
+                                                 {"source", (*minimum)->get("source")}}));
+        }
+        if (evidence.empty()) continue;
+        auto finding = context.finding("gpu.compute_capability_unsupported", Severity::error,
+                                       "compat.cc.title", args);
+        if (!finding) return finding.error();
+        finding->evidence = std::move(evidence);
+        finding->fix.push_back(context.text("compat.cc.fix", args));
+        findings.push_back(std::move(*finding));
+      }
+    }
+    // A toolkit that cannot build for this GPU at all (nvcc, and frameworks built from source).
+    for (const auto& t : f.cuda_toolkits) {
+      if (!t.version || t.source == "pip" || t.source == "conda") continue;
+      auto rows = kb::rows_for_range(context.kb(), "cuda_arch_support", "cuda_from", "cuda_to",
+                                     cut_to(*t.version, 2));
+      if (!rows) return rows.error();
+      for (const auto& row : *rows) {
+        const std::string& min_sm = row.get("min_sm");
+        if (!dotted(min_sm) || version::compare(cc, min_sm) >= 0) continue;
+        const kb::MessageArgs args = {{"gpu", gpu_name},       {"cc", cc},
+                                      {"toolkit", *t.version}, {"root", t.root},
+                                      {"min", min_sm},         {"source", row.get("source")}};
+        auto finding = context.finding("gpu.compute_capability_unsupported", Severity::warning,
+                                       "compat.cc.toolkit_title", args);
+        if (!finding) return finding.error();
+        finding->evidence.push_back(context.text("compat.cc.toolkit_evidence", args));
+        finding->fix.push_back(context.text("compat.cc.toolkit_fix", args));
+        findings.push_back(std::move(*finding));
+        break;
+      }
+    }
+  }
+  return true;
+}
+
+// ---- cuda.runtime_missing, cudnn.missing, cudnn.version_mismatch -----------------------------
+
+Result<bool> check_framework_libraries(const CheckContext& context,
+                                       std::vector<Finding>& findings) {
+  for (const auto& env : context.facts().python_envs) {
+    for (const auto& fw : env.frameworks) {
+      if (fw.gpu_build != true) continue;
+      for (const auto& lib : fw.libraries) {
+        const bool cudnn = lib.name.starts_with("libcudnn.");
+        const bool cudart = lib.name.starts_with("libcudart.");
+        const kb::MessageArgs args = {{"package", fw.package},
+                                      {"version", fw.version.value_or("?")},
+                                      {"env", env.path},
+                                      {"library", lib.name},
+                                      {"module", fw.module.value_or("?")},
+                                      {"family", fw.name},
+                                      {"declared", fw.cudnn.value_or("?")},
+                                      {"loaded", lib.version.value_or("?")},
+                                      {"resolved", lib.resolved.value_or("?")}};
+        if (!lib.resolved) {
+          if (!cudnn && !cudart) continue;
+          auto finding = context.finding(cudnn ? "cudnn.missing" : "cuda.runtime_missing",
+                                         Severity::error, "compat.lib.missing_title", args);
+          if (!finding) return finding.error();
+          finding->evidence.push_back(context.text("compat.lib.missing_evidence", args));
+          finding->fix.push_back(context.text(
+              cudnn ? "compat.lib.missing_fix_cudnn" : "compat.lib.missing_fix_cuda", args));
+          findings.push_back(std::move(*finding));
+          continue;
+        }
+        // cuDNN: the same major, and a minor at least the one the build was compiled with
+        // (shared/reference/tensorflow_facts.md §9; NVIDIA's cuDNN forward-compatibility page).
+        if (!cudnn || !fw.cudnn || !lib.version) continue;
+        const auto want = text::split(*fw.cudnn, '.');
+        const auto have = text::split(*lib.version, '.');
+        const bool major_differs = want[0] != have[0];
+        const bool minor_lower = !major_differs && want.size() > 1 && have.size() > 1 &&
+                                 version::compare(have[1], want[1]) < 0;
+        if (!major_differs && !minor_lower) continue;
+        auto finding =
+            context.finding("cudnn.version_mismatch", Severity::error, "compat.cudnn.title", args);
+        if (!finding) return finding.error();
+        finding->evidence.push_back(context.text("compat.cudnn.evidence", args));
+        finding->fix.push_back(context.text("compat.cudnn.fix", args));
+        findings.push_back(std::move(*finding));
+      }
+    }
+  }
+  return true;
+}
+
+}  // namespace gpuvet::checks
