@@ -35,7 +35,10 @@ Result<Messages> Messages::load(const Kb& kb, Lang lang) {
   m.lang_ = lang;
   if (auto ok = add_catalog(kb, "en", m.texts_); !ok) return ok.error();
   if (lang != Lang::en) {
-    if (auto ok = add_catalog(kb, lang_code(lang), m.texts_); !ok) return ok.error();
+    // Simplified Chinese as written in mainland China: data/messages/zh-CN.csv.
+    if (auto ok = add_catalog(kb, lang == Lang::zh ? "zh-CN" : lang_code(lang), m.texts_); !ok) {
+      return ok.error();
+    }
   }
   return m;
 }

@@ -97,7 +97,7 @@ TEST(KbEmbedded, Loads) {
   auto kb = Kb::embedded();
   ASSERT_TRUE(kb.ok()) << kb.error().message;
   const auto names = kb->table_names();
-  for (const char* expected : {"taxonomy", "tf_log_levels", "messages/en", "messages/zh"}) {
+  for (const char* expected : {"taxonomy", "tf_log_levels", "messages/en", "messages/zh-CN"}) {
     EXPECT_NE(std::find(names.begin(), names.end(), expected), names.end())
         << "missing table " << expected;
   }
@@ -184,7 +184,7 @@ std::vector<std::string> catalog_keys(const std::string& name) {
 }
 
 TEST(KbEmbedded, MessageCatalogsHaveUniqueKeys) {
-  for (const std::string name : {"messages/en", "messages/zh"}) {
+  for (const std::string name : {"messages/en", "messages/zh-CN"}) {
     const Table& t = embedded_table(name);
     EXPECT_GT(t.size(), 0u) << name;
     std::set<std::string> seen;
@@ -201,26 +201,26 @@ TEST(KbEmbedded, EveryChineseKeyExistsInEnglish) {
   const auto en = catalog_keys("messages/en");
   const std::set<std::string> en_keys(en.begin(), en.end());
   std::vector<std::string> extra;
-  for (const std::string& key : catalog_keys("messages/zh")) {
+  for (const std::string& key : catalog_keys("messages/zh-CN")) {
     if (!en_keys.contains(key)) extra.push_back(key);
   }
-  EXPECT_TRUE(extra.empty()) << "keys in messages/zh.csv but not in messages/en.csv: "
+  EXPECT_TRUE(extra.empty()) << "keys in messages/zh-CN.csv but not in messages/en.csv: "
                              << gpuvet::text::join(extra, ", ");
 }
 
 TEST(KbEmbedded, ChineseCatalogIsComplete) {
-  const auto zh = catalog_keys("messages/zh");
+  const auto zh = catalog_keys("messages/zh-CN");
   const std::set<std::string> zh_keys(zh.begin(), zh.end());
   std::vector<std::string> missing;
   for (const std::string& key : catalog_keys("messages/en")) {
     if (!zh_keys.contains(key)) missing.push_back(key);
   }
-  EXPECT_TRUE(missing.empty()) << "keys in messages/en.csv missing from messages/zh.csv: "
+  EXPECT_TRUE(missing.empty()) << "keys in messages/en.csv missing from messages/zh-CN.csv: "
                                << gpuvet::text::join(missing, ", ");
 }
 
 TEST(KbEmbedded, MessageTextsAreNotEmpty) {
-  for (const std::string name : {"messages/en", "messages/zh"}) {
+  for (const std::string name : {"messages/en", "messages/zh-CN"}) {
     const Table& t = embedded_table(name);
     for (size_t row = 0; row < t.size(); ++row) {
       EXPECT_FALSE(t.cell(row, "text").empty())

@@ -53,7 +53,7 @@ Kb test_kb() {
        "broken_close,stray } brace\n"
        "needs_arg,value is {missing}\n"
        "escaped,\"{{literal}} {name}\"\n"},
-      {"messages/zh.csv",
+      {"messages/zh-CN.csv",
        "# 中文\n"
        "key,text\n"
        "greeting,你好，{name}！\n"
@@ -147,7 +147,7 @@ TEST(Messages, MissingArgumentReturnsTheKey) {
 }
 
 TEST(Messages, LoadFailsWithoutEnglishCatalog) {
-  auto kb = Kb::from_files({{"messages/zh.csv", "key,text\na,b\n"}});
+  auto kb = Kb::from_files({{"messages/zh-CN.csv", "key,text\na,b\n"}});
   ASSERT_TRUE(kb.ok());
   auto messages = Messages::load(*kb, Lang::zh);
   ASSERT_FALSE(messages.ok());
@@ -161,7 +161,7 @@ TEST(Messages, LoadFailsWithoutTheRequestedCatalog) {
   EXPECT_TRUE(Messages::load(*kb, Lang::en).ok());
   auto zh = Messages::load(*kb, Lang::zh);
   ASSERT_FALSE(zh.ok());
-  EXPECT_NE(zh.error().message.find("messages/zh"), std::string::npos) << zh.error().message;
+  EXPECT_NE(zh.error().message.find("messages/zh-CN"), std::string::npos) << zh.error().message;
 }
 
 TEST(Messages, LoadFailsWhenCatalogLacksColumns) {

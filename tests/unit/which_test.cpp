@@ -381,7 +381,7 @@ TEST(WhichRender, EveryKeyInBothCatalogs) {
         Skip::not_regular, Skip::not_elf, Skip::origin_unknown, Skip::no_cache, Skip::not_in_cache})
     keys.push_back("which.skip." + std::string(to_string(skip)));
   const auto en = kb::Messages::load(testing::embedded_kb(), kb::Lang::en);
-  const auto zh_table = testing::embedded_kb().table("messages/zh");
+  const auto zh_table = testing::embedded_kb().table("messages/zh-CN");
   ASSERT_TRUE(zh_table.ok());
   for (const auto& key : keys) {
     EXPECT_TRUE(en->has(key)) << key;
