@@ -21,7 +21,12 @@ bool machine_has_nvidia_gpu(const Facts& f) {
 }
 
 std::string env_python(const PythonEnvFact& env, bool windows) {
-  return paths::join(env.path, windows ? "python.exe" : "bin/python");
+  return paths::join(env.path, windows ? "python.exe" : "bin/python3");
+}
+
+// Debian's and Ubuntu's own packages (python3-torch ...): apt owns them, pip may not touch them.
+bool distribution_managed(const FrameworkFact& f) {
+  return f.location == "/usr/lib/python3/dist-packages";
 }
 
 std::string public_version(const std::optional<std::string>& version) {
@@ -60,8 +65,11 @@ Result<bool> report_cpu_only(const CheckContext& context, const PythonEnvFact& e
         {{"package", f.package}, {"version", f.version.value_or("?")}, {"how", *f.declared_by}});
   }
   if (!gpu) finding->evidence.push_back(context.text("framework.evidence.no_gpu"));
-  const std::string fix_key = fmt::format("framework.cpu_only_build.fix.{}{}", f.name,
-                                          windows && f.name == "tensorflow" ? ".windows" : "");
+  const std::string fix_key =
+      distribution_managed(f)
+          ? std::string("framework.cpu_only_build.fix.distribution")
+          : fmt::format("framework.cpu_only_build.fix.{}{}", f.name,
+                        windows && f.name == "tensorflow" ? ".windows" : "");
   if (context.messages().has(fix_key)) finding->fix.push_back(context.text(fix_key, args));
   finding->fix.push_back(context.text("framework.fix.plan", args));
   findings.push_back(std::move(*finding));
