@@ -6,7 +6,7 @@ set -euo pipefail
 packages=(
   g++ cmake ninja-build ccache
   libfmt-dev nlohmann-json3-dev libcli11-dev zlib1g-dev
-  libgtest-dev libgmock-dev libbenchmark-dev findutils
+  libgtest-dev libgmock-dev libbenchmark-dev
   clang-format
 )
 

@@ -1,0 +1,154 @@
+// `gpuvet check --json` on this machine against the tools the seeds and issue templates ask
+// users to run: PyTorch's environment report (`python3 -m torch.utils.collect_env`, Debian's
+// python3-torch) and `numba -s` (python3-numba). Each runs as a child process; the median wall
+// time and the child's peak resident memory are reported, then the ratios.
+//
+//   build/release/bench/gpuvet_bench_check [google-benchmark flags]
+//   (scripts/bench.sh installs the baselines from Debian's packages and runs every benchmark)
+//
+// Goal: at least 20x faster than the fastest baseline, under 30 MB peak RSS.
+#include <benchmark/benchmark.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+extern char** environ;
+
+namespace {
+
+std::string g_gpuvet;
+
+struct ChildRun {
+  bool ok = false;
+  double max_rss_mb = 0;
+};
+
+// Runs argv with output to /dev/null; ok when it exited 0 or 1 (check's "found errors").
+ChildRun spawn_and_wait(std::vector<std::string> args, bool exit_one_is_ok) {
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
+  std::vector<char*> argv;
+  for (auto& a : args)
+    argv.push_back(a.data());
+  argv.push_back(nullptr);
+  pid_t pid = 0;
+  ChildRun run;
+  const int spawned = posix_spawnp(&pid, argv[0], &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  if (spawned != 0) return run;
+  int status = 0;
+  rusage usage{};
+  if (wait4(pid, &status, 0, &usage) != pid) return run;
+  const int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  run.ok = code == 0 || (exit_one_is_ok && code == 1);
+  run.max_rss_mb = static_cast<double>(usage.ru_maxrss) / 1024.0;  // ru_maxrss is in KiB
+  return run;
+}
+
+void time_command(benchmark::State& state, const std::vector<std::string>& args,
+                  bool exit_one_is_ok) {
+  double peak = 0;
+  for (auto _ : state) {
+    const ChildRun run = spawn_and_wait(args, exit_one_is_ok);
+    if (!run.ok) {
+      state.SkipWithError(("cannot run " + args[0] + " (scripts/bench.sh installs it)").c_str());
+      return;
+    }
+    peak = std::max(peak, run.max_rss_mb);
+  }
+  state.counters["peak_rss_MB"] = peak;
+}
+
+void BM_GpuvetCheckJson(benchmark::State& state) {
+  time_command(state, {g_gpuvet, "check", "--json"}, true);
+}
+void BM_TorchCollectEnv(benchmark::State& state) {
+  time_command(state, {"/usr/bin/python3", "-m", "torch.utils.collect_env"}, false);
+}
+void BM_NumbaSysinfo(benchmark::State& state) {
+  time_command(state, {"numba", "-s"}, false);
+}
+
+// Keeps each benchmark's median time and peak memory for the summary.
+class SummaryReporter : public benchmark::ConsoleReporter {
+ public:
+  void ReportRuns(const std::vector<Run>& runs) override {
+    ConsoleReporter::ReportRuns(runs);
+    for (const auto& run : runs) {
+      if (run.aggregate_name != "median" || run.error_occurred) continue;
+      medians_[run.run_name.function_name] = run.GetAdjustedRealTime();
+      const auto rss = run.counters.find("peak_rss_MB");
+      if (rss != run.counters.end()) peaks_[run.run_name.function_name] = rss->second.value;
+    }
+  }
+  void Finalize() override {
+    ConsoleReporter::Finalize();
+    const double gpuvet = medians_["BM_GpuvetCheckJson"];
+    if (gpuvet <= 0) return;
+    std::printf("\ngpuvet check --json on this machine: %.1f ms, peak RSS %.1f MB\n", gpuvet,
+                peaks_["BM_GpuvetCheckJson"]);
+    double fastest = 0;
+    for (const auto& [name, label] : std::vector<std::pair<std::string, std::string>>{
+             {"BM_TorchCollectEnv", "python3 -m torch.utils.collect_env"},
+             {"BM_NumbaSysinfo", "numba -s"}}) {
+      const double t = medians_[name];
+      if (t <= 0) {
+        std::printf("  %-36s not run (not installed)\n", label.c_str());
+        continue;
+      }
+      std::printf("  %-36s %8.1f ms, peak RSS %6.1f MB, gpuvet is %.1fx faster\n", label.c_str(), t,
+                  peaks_[name], t / gpuvet);
+      if (fastest == 0 || t < fastest) fastest = t;
+    }
+    if (fastest > 0) {
+      std::printf("  speedup over the fastest baseline: %.1fx (goal >= 20x, peak RSS < 30 MB)\n",
+                  fastest / gpuvet);
+    }
+  }
+
+ private:
+  std::map<std::string, double> medians_;
+  std::map<std::string, double> peaks_;
+};
+
+}  // namespace
+
+BENCHMARK(BM_GpuvetCheckJson)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime()
+    ->Iterations(5)
+    ->Repetitions(3)
+    ->ReportAggregatesOnly(true);
+BENCHMARK(BM_TorchCollectEnv)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime()
+    ->Iterations(3)
+    ->Repetitions(3)
+    ->ReportAggregatesOnly(true);
+BENCHMARK(BM_NumbaSysinfo)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime()
+    ->Iterations(3)
+    ->Repetitions(3)
+    ->ReportAggregatesOnly(true);
+
+int main(int argc, char** argv) {
+  // The gpuvet of this build: ../gpuvet beside bench/.
+  const std::filesystem::path self = std::filesystem::canonical("/proc/self/exe");
+  g_gpuvet = (self.parent_path().parent_path() / "gpuvet").string();
+  benchmark::Initialize(&argc, argv);
+  SummaryReporter reporter;
+  benchmark::RunSpecifiedBenchmarks(&reporter);
+  benchmark::Shutdown();
+  return 0;
+}
