@@ -66,10 +66,9 @@ Result<bool> report_cpu_only(const CheckContext& context, const PythonEnvFact& e
   }
   if (!gpu) finding->evidence.push_back(context.text("framework.evidence.no_gpu"));
   const std::string fix_key =
-      distribution_managed(f)
-          ? std::string("framework.cpu_only_build.fix.distribution")
-          : fmt::format("framework.cpu_only_build.fix.{}{}", f.name,
-                        windows && f.name == "tensorflow" ? ".windows" : "");
+      distribution_managed(f) ? std::string("framework.cpu_only_build.fix.distribution")
+                              : fmt::format("framework.cpu_only_build.fix.{}{}", f.name,
+                                            windows && f.name == "tensorflow" ? ".windows" : "");
   if (context.messages().has(fix_key)) finding->fix.push_back(context.text(fix_key, args));
   finding->fix.push_back(context.text("framework.fix.plan", args));
   findings.push_back(std::move(*finding));
