@@ -319,7 +319,19 @@ Result<bool> check_framework_libraries(const CheckContext& context,
           auto finding = context.finding(cudnn ? "cudnn.missing" : "cuda.runtime_missing",
                                          Severity::error, "compat.lib.missing_title", args);
           if (!finding) return finding.error();
-          finding->evidence.push_back(context.text("compat.lib.missing_evidence", args));
+          finding->evidence.push_back(context.text(
+              fw.module ? "compat.lib.missing_evidence" : "compat.lib.missing_evidence_dlopen",
+              args));
+          // TensorFlow 2.14 and later bring CUDA and cuDNN as pip wheels with [and-cuda]
+          // (shared/reference/tensorflow_facts.md §3); Linux and WSL2 only.
+          const bool and_cuda = fw.name == "tensorflow" && fw.version &&
+                                version::compare(cut_to(*fw.version, 2), "2.14") >= 0;
+          if (and_cuda) {
+            finding->fix.push_back(
+                context.text("compat.lib.missing_fix_and_cuda",
+                             {{"python", env.path + "/bin/python3"},
+                              {"version", text::split(*fw.version, '+').front()}}));
+          }
           finding->fix.push_back(context.text(
               cudnn ? "compat.lib.missing_fix_cudnn" : "compat.lib.missing_fix_cuda", args));
           findings.push_back(std::move(*finding));

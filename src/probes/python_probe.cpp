@@ -121,8 +121,26 @@ struct Catalog {
   std::map<std::string, PackageInfo> pip;
   std::map<std::string, PackageInfo> conda;
   std::map<std::string, WheelInfo> wheels;
+  std::vector<std::pair<std::string, std::string>> cudart_sonames;  // CUDA major.minor -> soname
+  std::map<std::string, std::string> cudnn_sonames;                 // cuDNN major -> soname
 
   explicit Catalog(const kb::Kb& kb) {
+    if (auto table = kb.table("library_names")) {
+      const kb::Table& t = **table;
+      for (size_t row = 0; row < t.size(); ++row) {
+        if (t.cell(row, "library") == "cudart" && !t.cell(row, "linux_soname").empty()) {
+          cudart_sonames.emplace_back(t.cell(row, "cuda"), t.cell(row, "linux_soname"));
+        }
+      }
+    }
+    if (auto table = kb.table("cudnn_releases")) {
+      const kb::Table& t = **table;
+      for (size_t row = 0; row < t.size(); ++row) {
+        const std::string& soname = t.cell(row, "linux_soname");
+        if (!soname.empty())
+          cudnn_sonames[text::split(t.cell(row, "cudnn_from"), '.').front()] = soname;
+      }
+    }
     if (auto table = kb.table("python_packages")) {
       const kb::Table& t = **table;
       for (size_t row = 0; row < t.size(); ++row) {
@@ -450,7 +468,7 @@ class PythonProbe {
     collect_wheels(dists, env);
     collect_frameworks(dists, env);
     for (auto& framework : env.frameworks)
-      resolve_framework_libraries(framework);
+      resolve_framework_libraries(framework, env);
     add_conda_libraries(env);
     add_wheel_libraries(env);
     facts_.python_envs.push_back(std::move(env));
@@ -739,30 +757,78 @@ class PythonProbe {
 
   // What the loader gives the build's module for each CUDA library it needs (DT_NEEDED), through
   // the module's own RPATH/RUNPATH, then LD_LIBRARY_PATH, the cache and the default directories.
-  void resolve_framework_libraries(FrameworkFact& f) {
+  void resolve_framework_libraries(FrameworkFact& f, const PythonEnvFact& env) {
     if (f.gpu_build != true || f.installer != "pip" || facts_.os.family != "linux") return;
+    std::optional<resolve::Loader> loader;
     for (const auto& row : kModules) {
       if (row.family != f.name) continue;
       const std::string path = paths::join(f.location, row.path);
-      const auto elf = system_.elf_info(path);
+      auto elf = system_.elf_info(path);
       if (!elf) continue;
       f.module = path;
-      if (!platform_) platform_ = resolve::detect_platform(system_);
-      const resolve::Loader loader{path, *elf};
-      for (const auto& needed : elf->needed) {
-        if (!is_cuda_library_soname(needed)) continue;
-        const resolve::Resolution r = resolve::resolve_name(system_, needed, loader, *platform_,
-                                                            resolve::ElfHeaders::from_snapshot);
-        LibraryFact library;
-        library.name = needed;
-        library.resolved = r.real_path ? r.real_path : r.resolved;
-        library.version = r.version;
-        for (const auto& copy : r.shadowed)
-          library.shadowed.push_back({sys::real_path(system_, copy.path), copy.version});
-        f.libraries.push_back(std::move(library));
-      }
-      return;
+      loader = resolve::Loader{path, std::move(*elf)};
+      break;
     }
+    if (loader) {
+      for (const auto& needed : loader->elf.needed) {
+        if (is_cuda_library_soname(needed)) f.libraries.push_back(resolve_library(needed, loader));
+      }
+    }
+    // TensorFlow opens its CUDA runtime and cuDNN by name at run time (dso_loader), so they are
+    // not in DT_NEEDED: the names come from the CUDA and cuDNN its build declares.
+    if (f.name != "tensorflow") return;
+    for (const auto& soname : tensorflow_sonames(f)) {
+      const bool known = std::any_of(f.libraries.begin(), f.libraries.end(),
+                                     [&](const LibraryFact& l) { return l.name == soname; });
+      if (known) continue;
+      LibraryFact library = resolve_library(soname, loader);
+      // Where the loader finds nothing, the environment's NVIDIA wheels hold the copy that
+      // TensorFlow's [and-cuda] install puts there.
+      if (!library.resolved) {
+        for (const auto& w : env.nvidia_wheels) {
+          if (!w.lib_dir) continue;
+          const std::string candidate = paths::join(*w.lib_dir, soname);
+          if (system_.exists(candidate)) {
+            library.resolved = sys::real_path(system_, candidate);
+            library.version = resolve::version_from_file_name(
+                paths::from_fs(paths::to_fs(*library.resolved).filename()));
+            break;
+          }
+        }
+      }
+      f.libraries.push_back(std::move(library));
+    }
+  }
+
+  LibraryFact resolve_library(const std::string& soname,
+                              const std::optional<resolve::Loader>& loader) {
+    if (!platform_) platform_ = resolve::detect_platform(system_);
+    const resolve::Resolution r = resolve::resolve_name(system_, soname, loader, *platform_,
+                                                        resolve::ElfHeaders::from_snapshot);
+    LibraryFact library;
+    library.name = soname;
+    library.resolved = r.real_path ? r.real_path : r.resolved;
+    library.version = r.version;
+    for (const auto& copy : r.shadowed)
+      library.shadowed.push_back({sys::real_path(system_, copy.path), copy.version});
+    return library;
+  }
+
+  // libcudart's soname for the build's CUDA (data/library_names.csv) and libcudnn's for its
+  // cuDNN major (data/cudnn_releases.csv).
+  std::vector<std::string> tensorflow_sonames(const FrameworkFact& f) const {
+    std::vector<std::string> names;
+    if (f.cuda) {
+      for (const auto& [cuda, soname] : catalog_.cudart_sonames) {
+        if (cuda == *f.cuda) names.push_back(soname);
+      }
+    }
+    if (f.cudnn) {
+      const std::string major = text::split(*f.cudnn, '.').front();
+      const auto it = catalog_.cudnn_sonames.find(major);
+      if (it != catalog_.cudnn_sonames.end()) names.push_back(it->second);
+    }
+    return names;
   }
 
   // ---- the CUDA libraries an environment brings -----------------------------------------------
