@@ -68,14 +68,25 @@ Summary summarize(const Facts& facts, const std::vector<Finding>& findings) {
     if (f.severity == Severity::error) ++s.errors;
     if (f.severity == Severity::warning) ++s.warnings;
   }
-  // Ready only when some environment holds a GPU build of a framework, a GPU and a driver are
-  // known, and nothing stands in the way.
-  const bool has_gpu_framework =
-      std::any_of(facts.python_envs.begin(), facts.python_envs.end(), [](const PythonEnvFact& env) {
-        return std::any_of(env.frameworks.begin(), env.frameworks.end(),
-                           [](const FrameworkFact& f) { return f.gpu_build.value_or(false); });
+  // Ready only when a GPU and a working driver are known, no error concerns the whole machine,
+  // and some environment holds a GPU build that no error concerns.
+  const bool machine_error = std::any_of(findings.begin(), findings.end(), [](const Finding& f) {
+    return f.severity == Severity::error && f.affects.empty();
+  });
+  const auto env_has_error = [&](const std::string& path) {
+    return std::any_of(findings.begin(), findings.end(), [&](const Finding& f) {
+      return f.severity == Severity::error &&
+             std::find(f.affects.begin(), f.affects.end(), path) != f.affects.end();
+    });
+  };
+  const bool usable_env = std::any_of(
+      facts.python_envs.begin(), facts.python_envs.end(), [&](const PythonEnvFact& env) {
+        const bool gpu_build =
+            std::any_of(env.frameworks.begin(), env.frameworks.end(),
+                        [](const FrameworkFact& f) { return f.gpu_build.value_or(false); });
+        return gpu_build && !env_has_error(env.path);
       });
-  s.gpu_ready = s.errors == 0 && has_gpu_framework && !facts.gpus.empty() && facts.driver &&
+  s.gpu_ready = !machine_error && usable_env && !facts.gpus.empty() && facts.driver &&
                 facts.driver->installed.value_or(false);
   return s;
 }

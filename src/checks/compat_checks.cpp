@@ -84,7 +84,8 @@ Result<DriverNeed> driver_need(const kb::Kb& kb, const std::string& cuda, bool w
 
 struct CudaUser {
   std::string cuda;
-  std::vector<std::string> who;  // "toolkit 12.4.1 at /usr/local/cuda-12.4", "torch 2.1.0 in ..."
+  std::vector<std::string> who;    // "toolkit 12.4.1 at /usr/local/cuda-12.4", "torch 2.1.0 in ..."
+  std::vector<std::string> paths;  // the toolkits' roots and the environments
 };
 
 // Users grouped by CUDA major.minor (a toolkit 12.1.105 and a build for 12.1 are one question);
@@ -92,25 +93,30 @@ struct CudaUser {
 std::vector<CudaUser> cuda_users(const CheckContext& context) {
   const Facts& f = context.facts();
   std::map<std::string, CudaUser> by_cuda;
-  auto add = [&](const std::string& cuda, std::string who) {
+  auto add = [&](const std::string& cuda, std::string who, const std::string& path) {
     // A wheel's version is its component's (cudart 12.1.105), not a toolkit release: ask for
     // the major.minor, whose GA driver is the lowest any of its releases needs.
     auto& user = by_cuda[cut_to(cuda, 2)];
     user.cuda = cut_to(cuda, 2);
     user.who.push_back(std::move(who));
+    if (std::find(user.paths.begin(), user.paths.end(), path) == user.paths.end()) {
+      user.paths.push_back(path);
+    }
   };
   for (const auto& t : f.cuda_toolkits) {
     if (!t.version || !dotted(*t.version)) continue;
     add(*t.version,
-        context.text("compat.user.toolkit", {{"version", *t.version}, {"root", t.root}}));
+        context.text("compat.user.toolkit", {{"version", *t.version}, {"root", t.root}}), t.root);
   }
   for (const auto& env : f.python_envs) {
     for (const auto& fw : env.frameworks) {
       if (fw.gpu_build != true || !fw.cuda || !dotted(*fw.cuda)) continue;
-      add(*fw.cuda, context.text("compat.user.framework", {{"package", fw.package},
-                                                           {"version", fw.version.value_or("?")},
-                                                           {"cuda", *fw.cuda},
-                                                           {"env", env.path}}));
+      add(*fw.cuda,
+          context.text("compat.user.framework", {{"package", fw.package},
+                                                 {"version", fw.version.value_or("?")},
+                                                 {"cuda", *fw.cuda},
+                                                 {"env", env.path}}),
+          env.path);
     }
   }
   std::vector<CudaUser> out;
@@ -170,6 +176,7 @@ Result<bool> check_driver_too_old(const CheckContext& context, std::vector<Findi
     }
     if (!fails) finding->evidence.push_back(context.text("driver.too_old.compat_limits"));
     finding->fix.push_back(context.text("driver.too_old.fix", args));
+    finding->affects = user.paths;
     findings.push_back(std::move(*finding));
   }
   return true;
@@ -267,6 +274,7 @@ Result<bool> check_compute_capability(const CheckContext& context, std::vector<F
         if (!finding) return finding.error();
         finding->evidence = std::move(evidence);
         finding->fix.push_back(context.text("compat.cc.fix", args));
+        finding->affects.push_back(env.path);
         findings.push_back(std::move(*finding));
       }
     }
@@ -287,6 +295,7 @@ Result<bool> check_compute_capability(const CheckContext& context, std::vector<F
         if (!finding) return finding.error();
         finding->evidence.push_back(context.text("compat.cc.toolkit_evidence", args));
         finding->fix.push_back(context.text("compat.cc.toolkit_fix", args));
+        finding->affects.push_back(t.root);
         findings.push_back(std::move(*finding));
         break;
       }
@@ -334,6 +343,7 @@ Result<bool> check_framework_libraries(const CheckContext& context,
           }
           finding->fix.push_back(context.text(
               cudnn ? "compat.lib.missing_fix_cudnn" : "compat.lib.missing_fix_cuda", args));
+          finding->affects.push_back(env.path);
           findings.push_back(std::move(*finding));
           continue;
         }
@@ -351,6 +361,7 @@ Result<bool> check_framework_libraries(const CheckContext& context,
         if (!finding) return finding.error();
         finding->evidence.push_back(context.text("compat.cudnn.evidence", args));
         finding->fix.push_back(context.text("compat.cudnn.fix", args));
+        finding->affects.push_back(env.path);
         findings.push_back(std::move(*finding));
       }
     }

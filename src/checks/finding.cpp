@@ -38,7 +38,8 @@ nlohmann::ordered_json finding_to_json(const Finding& f) {
           {"layer", to_string(f.layer)},
           {"title", f.title},
           {"evidence", f.evidence},
-          {"fix", f.fix}};
+          {"fix", f.fix},
+          {"affects", f.affects}};
 }
 
 }  // namespace gpuvet

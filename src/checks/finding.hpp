@@ -30,6 +30,10 @@ struct Finding {
   std::string title;
   std::vector<std::string> evidence;
   std::vector<std::string> fix;
+  // The Python environments or toolkits (their paths) the finding is about; empty when it is
+  // about the whole machine (no GPU, no driver ...). gpu_ready looks past a finding that concerns
+  // other environments only.
+  std::vector<std::string> affects;
 };
 
 nlohmann::ordered_json finding_to_json(const Finding& finding);

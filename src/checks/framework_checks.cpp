@@ -71,6 +71,7 @@ Result<bool> report_cpu_only(const CheckContext& context, const PythonEnvFact& e
                                             windows && f.name == "tensorflow" ? ".windows" : "");
   if (context.messages().has(fix_key)) finding->fix.push_back(context.text(fix_key, args));
   finding->fix.push_back(context.text("framework.fix.plan", args));
+  finding->affects.push_back(env.path);
   findings.push_back(std::move(*finding));
   return true;
 }
@@ -115,6 +116,7 @@ Result<bool> report_builds(const CheckContext& context, const PythonEnvFact& env
   }
   finding->fix.push_back(context.text("framework.conflicting_packages.fix.uninstall", args));
   finding->fix.push_back(context.text("framework.fix.plan", args));
+  finding->affects.push_back(env.path);
   findings.push_back(std::move(*finding));
   return true;
 }
@@ -152,6 +154,7 @@ Result<bool> report_conda_pip(const CheckContext& context, const PythonEnvFact& 
                                                     {"installer", f.installer},
                                                     {"location", f.location}}));
       finding->fix.push_back(context.text("framework.conflicting_packages.fix.conda", args));
+      finding->affects.push_back(env.path);
       findings.push_back(std::move(*finding));
     }
   }
@@ -200,6 +203,7 @@ Result<bool> report_wheel_majors(const CheckContext& context, const PythonEnvFac
   } else {
     finding->fix.push_back(context.text("framework.conflicting_packages.fix.wheels", args));
   }
+  finding->affects.push_back(env.path);
   findings.push_back(std::move(*finding));
   return true;
 }
