@@ -22,6 +22,8 @@ enum class Find {
   nvcc_on_path,  // each `where` program in a PATH directory: <root>/bin/<program>
   directory,     // the directory itself (a link to one counts)
   children,      // the entries of the directory whose names start with `prefix`
+  env_family,    // every variable whose name starts with `where` (CUDA_PATH_V10_1 ...)
+  registry,      // the subkeys of a registry key, each with the root in value `prefix`
 };
 
 struct CandidateRow {
@@ -49,8 +51,16 @@ constexpr CandidateRow kCandidates[] = {
     {"linux", Find::directory, "/opt/cuda", "", "default-location"},
     // Debian/Ubuntu's nvidia-cuda-toolkit: version.txt and links into /usr; nvcc in /usr/bin.
     {"linux", Find::directory, "/usr/lib/cuda", "", "default-location"},
-    // Windows rows go here: CUDA_PATH, nvcc.exe on Path, the children "v" of
-    // "C:/Program Files/NVIDIA GPU Computing Toolkit/CUDA", the registry.
+    // Windows: the installer sets CUDA_PATH (the last installed) and CUDA_PATH_V<major>_<minor>
+    // per toolkit, writes HKLM\SOFTWARE\NVIDIA Corporation\GPU Computing Toolkit\CUDA\v<X.Y>
+    // (InstallDir) and installs into the default folder; nvcc.exe on Path is what compiles.
+    {"windows", Find::env, "CUDA_PATH", "", "CUDA_PATH"},
+    {"windows", Find::env_family, "CUDA_PATH_V", "", "CUDA_PATH"},
+    {"windows", Find::nvcc_on_path, "nvcc.exe", "", "path"},
+    {"windows", Find::registry, "HKLM/SOFTWARE/NVIDIA Corporation/GPU Computing Toolkit/CUDA",
+     "InstallDir", "registry"},
+    {"windows", Find::children, "C:/Program Files/NVIDIA GPU Computing Toolkit/CUDA", "v",
+     "default-location"},
 };
 
 // A distribution package that spreads a toolkit over /usr: nvcc in <from>/bin, the toolkit's
@@ -120,9 +130,11 @@ struct Inspector {
     return dirs;
   }
 
-  // lib64, lib and targets/<triple>/lib, each real directory once.
+  // lib64, lib and targets/<triple>/lib, each real directory once; on Windows the DLLs are in
+  // bin (bin/x64 from CUDA 13).
   std::vector<std::string> lib_dirs(const std::string& root) const {
     std::vector<std::string> candidates = {paths::join(root, "lib64"), paths::join(root, "lib")};
+    if (windows) candidates = {paths::join(root, "bin"), paths::join(root, "bin/x64")};
     if (const auto targets = system.list_dir(paths::join(root, "targets"))) {
       for (const auto& entry : *targets) {
         if (entry.kind == sys::FileKind::directory) {
@@ -148,6 +160,18 @@ struct Inspector {
       if (!entries) continue;
       for (const auto& entry : *entries) {
         if (entry.kind != sys::FileKind::regular) continue;
+        if (windows) {
+          // cudart64_101.dll, cublas64_10.dll, cublasLt64_11.dll, nvJitLink_120_0.dll.
+          const std::string lower = text::to_lower(entry.name);
+          for (const auto name : kLibraries) {
+            const std::string stem = text::to_lower(name);
+            if (lower.ends_with(".dll") &&
+                (lower.starts_with(stem + "64_") || lower.starts_with(stem + "_"))) {
+              present.insert(name);
+            }
+          }
+          continue;
+        }
         for (const auto name : kLibraries) {
           // lib<name>.so, lib<name>.so.13 ...; libcublasLt.so is not libcublas.so.
           const std::string stem = "lib" + std::string(name) + ".so";
@@ -202,7 +226,7 @@ struct Inspector {
       }
     }
     if (wheel) return Version{*wheel, "dist-info"};
-    if (auto compiler = tool_version(paths::join(root, "bin/nvcc"))) {
+    if (auto compiler = tool_version(paths::join(root, windows ? "bin/nvcc.exe" : "bin/nvcc"))) {
       return Version{*compiler, "nvcc"};
     }
     // cuda.h knows only major.minor: #define CUDA_VERSION 12020 is 12.2.
@@ -241,8 +265,8 @@ struct Inspector {
     fact.libraries = libraries(lib_dirs(root));
     bool nvcc = false;
     for (const auto& bin : bins) {
-      nvcc = nvcc || is_file(paths::join(bin, "nvcc"));
-      fact.ptxas = fact.ptxas || is_file(paths::join(bin, "ptxas"));
+      nvcc = nvcc || is_file(paths::join(bin, windows ? "nvcc.exe" : "nvcc"));
+      fact.ptxas = fact.ptxas || is_file(paths::join(bin, windows ? "ptxas.exe" : "ptxas"));
       fact.on_path = fact.on_path || path_dirs.contains(key(bin));
     }
     const bool has_cuda_h = is_file(paths::join(root, "include/cuda.h"));
@@ -261,7 +285,9 @@ struct Inspector {
     fact.on_path = fact.on_path || candidate.from_path;
     fact.libdevice = is_file(paths::join(root, "nvvm/libdevice/libdevice.10.bc"));
     for (const auto& bin : bins) {
-      if (!fact.ptxas_version) fact.ptxas_version = tool_version(paths::join(bin, "ptxas"));
+      if (!fact.ptxas_version) {
+        fact.ptxas_version = tool_version(paths::join(bin, windows ? "ptxas.exe" : "ptxas"));
+      }
     }
     fact.source = candidate.source;
     if (fact.source == "default-location" && wheel) fact.source = "pip";
@@ -329,7 +355,7 @@ std::optional<std::string> dist_info_version(std::string_view directory_name,
 void mark_compiler(const sys::System& system, const Inspector& inspector,
                    const std::vector<std::string>& path, Facts& facts) {
   for (const auto& dir : path) {
-    const std::string program = paths::join(dir, "nvcc");
+    const std::string program = paths::join(dir, inspector.windows ? "nvcc.exe" : "nvcc");
     if (!inspector.is_file(program)) continue;
     const std::string real = sys::real_path(system, program);
     facts.nvcc = real;
@@ -348,7 +374,8 @@ void probe_cuda_toolkits(const sys::System& system, const kb::Kb& /*kb*/, Facts&
   const auto path = search_path(system, windows);
 
   std::vector<Candidate> candidates;
-  const auto add = [&](const std::string& raw, const CandidateRow& row, bool from_path) {
+  const auto add = [&](const std::string& given, const CandidateRow& row, bool from_path) {
+    const std::string raw = paths::normalize(given);
     if (!paths::is_absolute(raw) || !system.is_directory(raw)) return;
     candidates.push_back(Candidate{inspector.real_root(raw), std::string(row.source), from_path});
   };
@@ -369,6 +396,21 @@ void probe_cuda_toolkits(const sys::System& system, const kb::Kb& /*kb*/, Facts&
         break;
       case Find::directory:
         add(std::string(row.where), row, false);
+        break;
+      case Find::env_family:
+        for (const auto& [name, value] : system.environment()) {
+          if (text::starts_with_icase(name, row.where) && !value.empty()) add(value, row, false);
+        }
+        break;
+      case Find::registry:
+        for (const auto& subkey : system.registry_subkeys(std::string(row.where))) {
+          const auto values = system.registry_values(std::string(row.where) + "/" + subkey);
+          if (!values) continue;
+          for (const auto& [name, value] : *values) {
+            const auto* dir = std::get_if<std::string>(&value);
+            if (dir && text::to_lower(name) == text::to_lower(row.prefix)) add(*dir, row, false);
+          }
+        }
         break;
       case Find::children:
         if (const auto entries = system.list_dir(std::string(row.where))) {

@@ -64,9 +64,19 @@ std::vector<std::string> numeric_parts(std::string_view dotted) {
   return parts;
 }
 
+// Windows: bin/cudnn64_<major>.dll, and the split cudnn_<part>64_<major>.dll beside it.
+std::optional<int> windows_major(std::string_view lower_name, std::string_view prefix) {
+  if (!lower_name.starts_with(prefix) || !lower_name.ends_with(".dll")) return std::nullopt;
+  const std::string_view digits =
+      lower_name.substr(prefix.size(), lower_name.size() - prefix.size() - 4);
+  if (digits.empty() || digits.size() > 2 || !text::is_digits(digits)) return std::nullopt;
+  return std::stoi(std::string(digits));
+}
+
 struct Prober {
   const sys::System& system;
   Facts& facts;
+  bool windows = false;
   std::set<std::string> seen_lib_dirs;
   std::set<std::string> seen_headers;
 
@@ -109,6 +119,19 @@ struct Prober {
       // A link's kind is its target's: a dangling link loads nothing.
       if (entry.kind != sys::FileKind::regular) continue;
       const std::string& name = entry.name;
+      if (windows) {
+        const std::string lower = text::to_lower(name);
+        if (const auto major = windows_major(lower, "cudnn64_")) {
+          found[*major];
+        } else if (lower.starts_with("cudnn_")) {
+          const size_t at = lower.rfind("64_");
+          if (const auto split_major =
+                  at == std::string::npos ? std::nullopt : windows_major(lower.substr(at), "64_")) {
+            split[*split_major].insert(name.substr(0, at));
+          }
+        }
+        continue;
+      }
       if (name.starts_with(kMainLibrary)) {
         const auto parts = numeric_parts(std::string_view(name).substr(kMainLibrary.size()));
         if (parts.empty() || parts[0].size() > 4) continue;
@@ -167,7 +190,9 @@ struct Prober {
           fact.source = "library";
         }
         // The library's own word, from cudnnGetVersion() in the child process, when it loads.
-        const std::string library = paths::join(real, "libcudnn.so." + std::to_string(major));
+        const std::string library =
+            paths::join(real, windows ? "cudnn64_" + std::to_string(major) + ".dll"
+                                      : "libcudnn.so." + std::to_string(major));
         if (const auto loaded = system.load(library); loaded && loaded->ok && loaded->version) {
           fact.loaded_version = loaded->version;
           if (!found_header) {
@@ -213,9 +238,41 @@ std::vector<std::string> toolkit_subdirs(const sys::System& system, const std::s
 
 }  // namespace
 
+// Windows: cuDNN copied into a toolkit (bin, include), NVIDIA's standalone installer
+// (C:/Program Files/NVIDIA/CUDNN/v<X.Y>/bin), and every directory on Path with the include
+// directory beside it.
+std::vector<Group> windows_groups(const sys::System& system, const Facts& facts) {
+  std::vector<Group> groups;
+  for (const auto& toolkit : facts.cuda_toolkits) {
+    groups.push_back(Group{{paths::join(toolkit.root, "include")},
+                           {paths::join(toolkit.root, "bin"), paths::join(toolkit.root, "bin/x64")},
+                           std::nullopt});
+  }
+  const std::string standalone = "C:/Program Files/NVIDIA/CUDNN";
+  if (const auto entries = system.list_dir(standalone)) {
+    for (const auto& entry : *entries) {
+      if (entry.kind != sys::FileKind::directory) continue;
+      const std::string root = paths::join(standalone, entry.name);
+      groups.push_back(
+          Group{{paths::join(root, "include")}, {paths::join(root, "bin")}, std::nullopt});
+    }
+  }
+  for (const auto& dir : facts.env.path) {
+    if (!paths::is_absolute(dir)) continue;
+    const std::string normalized = paths::normalize(dir);
+    groups.push_back(
+        Group{{paths::join(paths::parent(normalized), "include")}, {normalized}, std::nullopt});
+  }
+  return groups;
+}
+
 void probe_cudnn(const sys::System& system, const kb::Kb& /*kb*/, Facts& facts) {
-  // Windows copies (bin/cudnn64_<major>.dll) come with the Windows probes.
-  if (facts.os.family == "windows") return;
+  if (facts.os.family == "windows") {
+    Prober prober{system, facts, true, {}, {}};
+    for (const auto& group : windows_groups(system, facts))
+      prober.probe(group);
+    return;
+  }
   std::vector<Group> groups;
   for (const auto& toolkit : facts.cuda_toolkits) {
     Group group;
@@ -252,7 +309,7 @@ void probe_cudnn(const sys::System& system, const kb::Kb& /*kb*/, Facts& facts) 
       groups.push_back(Group{{paths::join(paths::parent(dir), "include")}, {dir}, std::nullopt});
     }
   }
-  Prober prober{system, facts, {}, {}};
+  Prober prober{system, facts, false, {}, {}};
   for (const auto& group : groups)
     prober.probe(group);
 }
