@@ -306,14 +306,84 @@ Result<bool> check_compute_capability(const CheckContext& context, std::vector<F
 
 // ---- cuda.runtime_missing, cudnn.missing, cudnn.version_mismatch -----------------------------
 
+namespace {
+
+// cuDNN 8.3 and later on Windows load zlibwapi.dll (data/cudnn_windows_dlls.csv): the cuDNN the
+// build loads is the copy at the resolved cudnn64_8.dll, its version from the cuDNN facts there.
+Result<bool> check_zlibwapi(const CheckContext& context, const PythonEnvFact& env,
+                            const FrameworkFact& fw, const LibraryFact& zlib,
+                            std::vector<Finding>& findings) {
+  if (zlib.resolved) return true;
+  const auto cudnn_dll =
+      std::find_if(fw.libraries.begin(), fw.libraries.end(), [](const LibraryFact& l) {
+        return text::to_lower(l.name).starts_with("cudnn64_") && l.resolved;
+      });
+  if (cudnn_dll == fw.libraries.end()) return true;
+  const std::string dir =
+      text::to_lower(cudnn_dll->resolved->substr(0, cudnn_dll->resolved->rfind('/')));
+  std::optional<std::string> version;
+  for (const auto& c : context.facts().cudnn) {
+    if (text::to_lower(c.location) == dir && c.version) version = c.version;
+  }
+  if (!version) return true;
+  auto table = context.kb().table("cudnn_windows_dlls");
+  if (!table) return table.error();
+  const kb::Table& t = **table;
+  for (size_t row = 0; row < t.size(); ++row) {
+    if (text::to_lower(t.cell(row, "dll")) != "zlibwapi.dll") continue;
+    const std::string v = cut_to(*version, 3);
+    if (version::compare(v, t.cell(row, "cudnn_from")) < 0 ||
+        version::compare(v, t.cell(row, "cudnn_to")) > 0) {
+      continue;
+    }
+    const kb::MessageArgs args = {{"cudnn", *version},
+                                  {"location", *cudnn_dll->resolved},
+                                  {"package", fw.package},
+                                  {"env", env.path},
+                                  {"source", t.cell(row, "source")}};
+    auto finding =
+        context.finding("cudnn.zlibwapi_missing", Severity::error, "compat.zlib.title", args);
+    if (!finding) return finding.error();
+    finding->evidence.push_back(context.text("compat.zlib.evidence", args));
+    finding->fix.push_back(context.text("compat.zlib.fix", args));
+    finding->affects.push_back(env.path);
+    findings.push_back(std::move(*finding));
+    break;
+  }
+  return true;
+}
+
+}  // namespace
+
 Result<bool> check_framework_libraries(const CheckContext& context,
                                        std::vector<Finding>& findings) {
   for (const auto& env : context.facts().python_envs) {
     for (const auto& fw : env.frameworks) {
       if (fw.gpu_build != true) continue;
       for (const auto& lib : fw.libraries) {
-        const bool cudnn = lib.name.starts_with("libcudnn.");
-        const bool cudart = lib.name.starts_with("libcudart.");
+        const std::string lower = text::to_lower(lib.name);
+        const bool cudnn = lower.starts_with("libcudnn.") || lower.starts_with("cudnn64_");
+        const bool cudart = lower.starts_with("libcudart.") || lower.starts_with("cudart64_");
+        const bool msvc = lower.starts_with("msvcp") || lower.starts_with("vcruntime");
+        if (lower == "zlibwapi.dll") {
+          if (auto r = check_zlibwapi(context, env, fw, lib, findings); !r) return r;
+          continue;
+        }
+        if (msvc) {
+          if (lib.resolved) continue;
+          const kb::MessageArgs margs = {{"package", fw.package},
+                                         {"version", fw.version.value_or("?")},
+                                         {"env", env.path},
+                                         {"library", lib.name}};
+          auto finding =
+              context.finding("msvc.runtime_missing", Severity::error, "compat.msvc.title", margs);
+          if (!finding) return finding.error();
+          finding->evidence.push_back(context.text("compat.msvc.evidence", margs));
+          finding->fix.push_back(context.text("compat.msvc.fix", margs));
+          finding->affects.push_back(env.path);
+          findings.push_back(std::move(*finding));
+          continue;
+        }
         const kb::MessageArgs args = {{"package", fw.package},
                                       {"version", fw.version.value_or("?")},
                                       {"env", env.path},
@@ -328,12 +398,15 @@ Result<bool> check_framework_libraries(const CheckContext& context,
           auto finding = context.finding(cudnn ? "cudnn.missing" : "cuda.runtime_missing",
                                          Severity::error, "compat.lib.missing_title", args);
           if (!finding) return finding.error();
-          finding->evidence.push_back(context.text(
-              fw.module ? "compat.lib.missing_evidence" : "compat.lib.missing_evidence_dlopen",
-              args));
+          const bool windows = context.facts().os.family == "windows";
+          finding->evidence.push_back(context.text(windows ? "compat.lib.missing_evidence_windows"
+                                                   : fw.module
+                                                       ? "compat.lib.missing_evidence"
+                                                       : "compat.lib.missing_evidence_dlopen",
+                                                   args));
           // TensorFlow 2.14 and later bring CUDA and cuDNN as pip wheels with [and-cuda]
           // (shared/reference/tensorflow_facts.md §3); Linux and WSL2 only.
-          const bool and_cuda = fw.name == "tensorflow" && fw.version &&
+          const bool and_cuda = !windows && fw.name == "tensorflow" && fw.version &&
                                 version::compare(cut_to(*fw.version, 2), "2.14") >= 0;
           if (and_cuda) {
             finding->fix.push_back(

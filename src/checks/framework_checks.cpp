@@ -9,6 +9,7 @@
 #include "checks/checks.hpp"
 #include "core/text.hpp"
 #include "core/version.hpp"
+#include "kb/queries.hpp"
 #include "python/framework_files.hpp"
 #include "system/paths.hpp"
 
@@ -210,9 +211,49 @@ Result<bool> report_wheel_majors(const CheckContext& context, const PythonEnvFac
 
 }  // namespace
 
+// The last version with GPU support on this platform (data/framework_platform_limits.csv), when
+// the installed one is newer: TensorFlow after 2.10 on native Windows.
+Result<std::optional<kb::Row>> platform_limit(const CheckContext& context, const FrameworkFact& f) {
+  auto rows = kb::rows_where(context.kb(), "framework_platform_limits", "family", f.name);
+  if (!rows) return rows.error();
+  for (const auto& row : *rows) {
+    if (row.get("platform") != context.facts().os.family || !f.version) continue;
+    const std::string version = public_version(f.version);
+    const auto until = text::split(row.get("gpu_until"), '.');
+    auto parts = text::split(version, '.');
+    parts.resize(std::min(parts.size(), until.size()));
+    if (version::compare(text::join(parts, "."), row.get("gpu_until")) > 0) {
+      return std::optional<kb::Row>(row);
+    }
+  }
+  return std::optional<kb::Row>();
+}
+
 Result<bool> check_framework_builds(const CheckContext& context, std::vector<Finding>& findings) {
   for (const auto& env : context.facts().python_envs) {
+    std::set<std::string> limited;  // tensorflow + tensorflow-intel are one install
     for (const auto& f : env.frameworks) {
+      auto limit = platform_limit(context, f);
+      if (!limit) return limit.error();
+      if (*limit) {
+        if (!limited.insert(f.name).second) continue;
+        const kb::MessageArgs args = {{"package", f.package},
+                                      {"version", f.version.value_or("?")},
+                                      {"env", env.path},
+                                      {"until", (*limit)->get("gpu_until")},
+                                      {"source", (*limit)->get("source")}};
+        auto finding = context.finding(
+            "framework.windows_native_gpu_unsupported",
+            machine_has_nvidia_gpu(context.facts()) ? Severity::error : Severity::info,
+            "framework.windows_native.title", args);
+        if (!finding) return finding.error();
+        finding->evidence.push_back(context.text("framework.windows_native.evidence", args));
+        finding->fix.push_back(context.text("framework.windows_native.fix_wsl", args));
+        finding->fix.push_back(context.text("framework.windows_native.fix_old", args));
+        finding->affects.push_back(env.path);
+        findings.push_back(std::move(*finding));
+        continue;  // more specific than framework.cpu_only_build
+      }
       if (f.gpu_build != false) continue;
       if (auto r = report_cpu_only(context, env, f, findings); !r) return r;
     }

@@ -66,6 +66,7 @@ json to_json(const FrameworkFact& f) {
           {"cudnn", or_null(f.cudnn)},
           {"rocm", or_null(f.rocm)},
           {"compute_capabilities", f.compute_capabilities},
+          {"dll_names", f.dll_names},
           {"installer", f.installer},
           {"location", f.location},
           {"declared_by", or_null(f.declared_by)},

@@ -128,7 +128,8 @@ struct FrameworkFact {
   std::optional<std::string> cudnn;
   std::optional<std::string> rocm;                // the HIP/ROCm version of a ROCm build
   std::vector<std::string> compute_capabilities;  // as the build lists them: sm_70, compute_80
-  std::string installer;                          // pip | conda
+  std::vector<std::string> dll_names;  // Windows DLLs the build names (msvcp140_1.dll ...)
+  std::string installer;               // pip | conda
   std::string location;  // the site-packages directory (conda-meta for a conda-only record)
   // The file that declared the build: tensorflow/python/platform/build_info.py, torch/version.py,
   // paddle/version/__init__.py, the distribution's name, or the conda record's build string.

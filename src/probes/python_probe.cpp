@@ -32,6 +32,7 @@ enum class Find {
   pyenv_root,         // versions/* and versions/*/envs/* (pyenv-virtualenv)
   path_interpreters,  // the python interpreters in the PATH directories
   user_site,          // <where>/pythonX.Y/site-packages (PEP 370)
+  registry_pep514,    // <where>/<company>/<tag>/InstallPath (PEP 514)
 };
 
 struct LocationRow {
@@ -82,8 +83,28 @@ constexpr LocationRow kLocations[] = {
     {"linux", Find::prefix, "/usr/local", "python.org"},
     {"linux", Find::user_site, "$PYTHONUSERBASE/lib", "user"},
     {"linux", Find::user_site, "~/.local/lib", "user"},
-    // Windows rows (PEP 514 registry keys, %LOCALAPPDATA%/Programs/Python, Lib/site-packages)
-    // come with the Windows live System.
+    // Windows. "~" is USERPROFILE. Installers' default folders: Anaconda/Miniconda/Miniforge
+    // in the user profile (just me) or C:/ProgramData (all users); python.org's per-user
+    // %LOCALAPPDATA%/Programs/Python/Python3X; PEP 514 registry keys for every registered
+    // Python (https://peps.python.org/pep-0514/).
+    {"windows", Find::prefix, "$VIRTUAL_ENV", "venv"},
+    {"windows", Find::prefix, "$CONDA_PREFIX", "conda"},
+    {"windows", Find::path_interpreters, "", "python.org"},
+    {"windows", Find::prefix, "@cwd/.venv", "venv"},
+    {"windows", Find::conda_install, "@exe2:CONDA_EXE", "conda"},
+    {"windows", Find::list_file, "~/.conda/environments.txt", "conda"},
+    {"windows", Find::condarc, "$CONDARC", "conda"},
+    {"windows", Find::condarc, "~/.condarc", "conda"},
+    {"windows", Find::children, "~/.conda/envs", "conda"},
+    {"windows", Find::conda_install, "~/anaconda3", "conda"},
+    {"windows", Find::conda_install, "~/miniconda3", "conda"},
+    {"windows", Find::conda_install, "~/miniforge3", "conda"},
+    {"windows", Find::conda_install, "C:/ProgramData/anaconda3", "conda"},
+    {"windows", Find::conda_install, "C:/ProgramData/miniconda3", "conda"},
+    {"windows", Find::registry_pep514, "HKCU/Software/Python", "python.org"},
+    {"windows", Find::registry_pep514, "HKLM/SOFTWARE/Python", "python.org"},
+    {"windows", Find::children, "$LOCALAPPDATA/Programs/Python", "python.org"},
+    {"windows", Find::children, "$PIPX_HOME/venvs", "venv"},
 };
 
 // The shared object of a framework build that links the CUDA libraries, relative to
@@ -123,6 +144,8 @@ struct Catalog {
   std::map<std::string, WheelInfo> wheels;
   std::vector<std::pair<std::string, std::string>> cudart_sonames;  // CUDA major.minor -> soname
   std::map<std::string, std::string> cudnn_sonames;                 // cuDNN major -> soname
+  std::vector<std::pair<std::string, std::string>> cudart_dlls;     // CUDA major.minor -> DLL
+  std::map<std::string, std::string> cudnn_dlls;                    // cuDNN major -> DLL
 
   explicit Catalog(const kb::Kb& kb) {
     if (auto table = kb.table("library_names")) {
@@ -131,14 +154,18 @@ struct Catalog {
         if (t.cell(row, "library") == "cudart" && !t.cell(row, "linux_soname").empty()) {
           cudart_sonames.emplace_back(t.cell(row, "cuda"), t.cell(row, "linux_soname"));
         }
+        if (t.cell(row, "library") == "cudart" && !t.cell(row, "windows_dll").empty()) {
+          cudart_dlls.emplace_back(t.cell(row, "cuda"), t.cell(row, "windows_dll"));
+        }
       }
     }
     if (auto table = kb.table("cudnn_releases")) {
       const kb::Table& t = **table;
       for (size_t row = 0; row < t.size(); ++row) {
         const std::string& soname = t.cell(row, "linux_soname");
-        if (!soname.empty())
-          cudnn_sonames[text::split(t.cell(row, "cudnn_from"), '.').front()] = soname;
+        const std::string major = text::split(t.cell(row, "cudnn_from"), '.').front();
+        if (!soname.empty()) cudnn_sonames[major] = soname;
+        if (!t.cell(row, "windows_dll").empty()) cudnn_dlls[major] = t.cell(row, "windows_dll");
       }
     }
     if (auto table = kb.table("python_packages")) {
@@ -194,7 +221,8 @@ class PythonProbe {
  public:
   PythonProbe(const sys::System& system, const kb::Kb& kb, Facts& facts)
       : system_(system), catalog_(kb), facts_(facts) {
-    home_ = system_.env("HOME");
+    windows_ = facts_.os.family == "windows";
+    home_ = system_.env(windows_ ? "USERPROFILE" : "HOME");
     cwd_ = system_.host().cwd;
   }
 
@@ -317,10 +345,26 @@ class PythonProbe {
           }
         }
         break;
+      case Find::registry_pep514:
+        // <company>/<tag>/InstallPath, its default value the prefix.
+        for (const auto& company : system_.registry_subkeys(*where)) {
+          const std::string company_key = *where + "/" + company;
+          for (const auto& tag : system_.registry_subkeys(company_key)) {
+            const auto values = system_.registry_values(company_key + "/" + tag + "/InstallPath");
+            if (!values) continue;
+            for (const auto& [name, value] : *values) {
+              const auto* dir = std::get_if<std::string>(&value);
+              if (dir && (name.empty() || name == "(Default)")) add(*dir, row.kind, name_of(row));
+            }
+          }
+        }
+        break;
       case Find::path_interpreters:
         break;
     }
   }
+
+  static std::string name_of(const LocationRow& row) { return std::string(row.where); }
 
   // pyenv's shims run the version pyenv selects: PYENV_VERSION, a .python-version file in the
   // working directory or above, $PYENV_ROOT/version; "system" defers to the rest of PATH.
@@ -387,12 +431,16 @@ class PythonProbe {
         if (!selected || *selected == "system") continue;
         const std::string prefix = paths::join(paths::join(root, "versions"), *selected);
         if (!system_.is_directory(prefix)) continue;
-        if (!active_) active_ = sys::real_path(system_, prefix);
+        if (!active_) active_ = key(prefix);
         add(prefix, "pyenv", "PATH");
         continue;
       }
       const auto entries = system_.list_dir(dir);
       if (!entries) continue;
+      if (windows_) {
+        find_windows_interpreter(dir, *entries, row);
+        continue;
+      }
       for (const auto& entry : *entries) {
         if (entry.name != "python" && entry.name != "python3" &&
             !python::lib_dir_version(entry.name)) {
@@ -403,11 +451,30 @@ class PythonProbe {
         // `python` on a Debian system is python3 only when python-is-python3 is installed;
         // whichever name comes first in PATH order is what a user's `python3` runs.
         if (!active_ && (entry.name == "python3" || entry.name == "python")) {
-          active_ = sys::real_path(system_, *prefix);
+          active_ = key(*prefix);
         }
         add(*prefix, *prefix == "/usr" ? "system" : row.kind, "PATH");
       }
     }
+  }
+
+  // Windows: python.exe sits in the prefix itself, or in a venv's Scripts directory.
+  void find_windows_interpreter(const std::string& dir, const std::vector<sys::DirEntry>& entries,
+                                const LocationRow& row) {
+    for (const auto& entry : entries) {
+      if (text::to_lower(entry.name) != "python.exe") continue;
+      std::string prefix = paths::normalize(dir);
+      if (text::to_lower(prefix).ends_with("/scripts") &&
+          system_.exists(paths::join(paths::parent(prefix), "pyvenv.cfg"))) {
+        prefix = paths::parent(prefix);
+      }
+      if (!active_) active_ = key(prefix);
+      add(prefix, row.kind, "PATH");
+    }
+  }
+
+  std::string key(const std::string& path) const {
+    return paths::comparison_key(sys::real_path(system_, path), windows_);
   }
 
   // ---- one environment ------------------------------------------------------------------------
@@ -420,7 +487,7 @@ class PythonProbe {
   void inspect(const Candidate& candidate) {
     if (!paths::is_absolute(candidate.prefix)) return;
     const std::string prefix = sys::real_path(system_, candidate.prefix);
-    if (!seen_.insert(prefix).second) return;
+    if (!seen_.insert(key(prefix)).second) return;
     if (!system_.is_directory(prefix)) return;
 
     PythonEnvFact env;
@@ -455,6 +522,11 @@ class PythonProbe {
         break;
       }
     }
+    if (!pv.value && windows_) {
+      if (const auto header = system_.read_text(paths::join(prefix, "include/patchlevel.h"))) {
+        if (auto v = python::patchlevel_version(*header)) pv = {v, "patchlevel.h"};
+      }
+    }
     if (!pv.value && !lib_versions.empty()) pv = {lib_versions.front(), "lib-dir"};
     env.python = pv.value;
     env.python_source = pv.source;
@@ -484,6 +556,20 @@ class PythonProbe {
         dirs.push_back(dir);
       }
     };
+    if (windows_) {
+      // <prefix>/Lib/site-packages; the version from python3X.dll or the folder's name.
+      add_dir(paths::join(prefix, "Lib/site-packages"));
+      if (const auto entries = system_.list_dir(prefix)) {
+        for (const auto& entry : *entries) {
+          const std::string lower = text::to_lower(entry.name);
+          if (lower.starts_with("python3") && lower.ends_with(".dll") && lower.size() > 11) {
+            const std::string digits = lower.substr(6, lower.size() - 10);
+            if (text::is_digits(digits)) lib_versions.push_back("3." + digits.substr(1));
+          }
+        }
+      }
+      return dirs;
+    }
     const std::string lib = paths::join(prefix, "lib");
     if (const auto entries = system_.list_dir(lib)) {
       for (const auto& entry : *entries) {
@@ -592,6 +678,7 @@ class PythonProbe {
     f.cuda = d->cuda;
     f.cudnn = d->cudnn;
     f.compute_capabilities = d->compute_capabilities;
+    f.dll_names = d->dll_names;
   }
 
   std::optional<python::BuildDeclaration> read_declaration(
@@ -758,6 +845,10 @@ class PythonProbe {
   // What the loader gives the build's module for each CUDA library it needs (DT_NEEDED), through
   // the module's own RPATH/RUNPATH, then LD_LIBRARY_PATH, the cache and the default directories.
   void resolve_framework_libraries(FrameworkFact& f, const PythonEnvFact& env) {
+    if (windows_) {
+      resolve_windows_libraries(f, env);
+      return;
+    }
     if (f.gpu_build != true || f.installer != "pip" || facts_.os.family != "linux") return;
     std::optional<resolve::Loader> loader;
     for (const auto& row : kModules) {
@@ -798,6 +889,61 @@ class PythonProbe {
       }
       f.libraries.push_back(std::move(library));
     }
+  }
+
+  // Windows: LoadLibrary's standard search order for a DLL name, with safe DLL search mode (the
+  // default): the application's directory (python.exe's: the environment), System32, the 16-bit
+  // System directory, the Windows directory, the current directory, then Path. KnownDLLs and
+  // AddDllDirectory are not modelled here (`which` on Windows will).
+  // https://learn.microsoft.com/windows/win32/dlls/dynamic-link-library-search-order
+  LibraryFact resolve_windows_dll(const std::string& name, const std::string& app_dir) {
+    const std::string windir = paths::normalize(
+        system_.env("SystemRoot").value_or(system_.env("windir").value_or("C:/Windows")));
+    std::vector<std::string> dirs = {app_dir, paths::join(windir, "System32"),
+                                     paths::join(windir, "System"), windir};
+    if (cwd_) dirs.push_back(*cwd_);
+    for (const auto& dir : facts_.env.path) {
+      if (paths::is_absolute(dir)) dirs.push_back(paths::normalize(dir));
+    }
+    LibraryFact library;
+    library.name = name;
+    for (const auto& dir : dirs) {
+      const std::string candidate = paths::join(dir, name);
+      const auto info = system_.file_info(candidate);
+      if (!info || info->kind != sys::FileKind::regular) continue;
+      if (!library.resolved) {
+        library.resolved = candidate;
+      } else if (paths::comparison_key(candidate, true) !=
+                 paths::comparison_key(*library.resolved, true)) {
+        library.shadowed.push_back({candidate, std::nullopt});
+      }
+    }
+    return library;
+  }
+
+  // TensorFlow on Windows names its DLLs in build_info (cudnn64_7.dll, msvcp140_1.dll ...);
+  // cudart's is taken from data/library_names (build_info's cudart64_112.dll is not a real name:
+  // every CUDA 11.x ships cudart64_110.dll, shared/reference/tensorflow_facts.md §5).
+  void resolve_windows_libraries(FrameworkFact& f, const PythonEnvFact& env) {
+    if (f.gpu_build != true || f.name != "tensorflow") return;
+    std::vector<std::string> names;
+    if (f.cuda) {
+      for (const auto& [cuda, dll] : catalog_.cudart_dlls) {
+        if (cuda == *f.cuda) names.push_back(dll);
+      }
+    }
+    if (f.cudnn) {
+      const auto it = catalog_.cudnn_dlls.find(text::split(*f.cudnn, '.').front());
+      if (it != catalog_.cudnn_dlls.end()) names.push_back(it->second);
+    }
+    for (const auto& dll : f.dll_names) {
+      const std::string lower = text::to_lower(dll);
+      if (lower.starts_with("msvcp") || lower.starts_with("vcruntime")) names.push_back(dll);
+    }
+    // cuDNN 8.3 to 8.9 on Windows need zlibwapi.dll (data/cudnn_releases.csv notes).
+    if (f.cudnn && text::split(*f.cudnn, '.').front() == "8") names.push_back("zlibwapi.dll");
+    for (const auto& name : names)
+      f.libraries.push_back(resolve_windows_dll(name, env.path));
   }
 
   LibraryFact resolve_library(const std::string& soname,
@@ -892,18 +1038,19 @@ class PythonProbe {
     for (const char* variable : {"VIRTUAL_ENV", "CONDA_PREFIX"}) {
       if (active) break;
       if (const auto v = system_.env(variable); v && !v->empty() && paths::is_absolute(*v)) {
-        active = sys::real_path(system_, paths::normalize(*v));
+        active = key(paths::normalize(*v));
       }
     }
     if (!active) return;
     for (auto& env : facts_.python_envs) {
-      if (env.path == *active) env.active = true;
+      if (key(env.path) == *active) env.active = true;
     }
   }
 
   const sys::System& system_;
   Catalog catalog_;
   Facts& facts_;
+  bool windows_ = false;
   std::optional<std::string> home_;
   std::optional<std::string> cwd_;
   std::optional<std::string> active_;

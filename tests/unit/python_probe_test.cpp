@@ -531,3 +531,56 @@ TEST(PythonProbeLive, ThisMachine) {
 
 }  // namespace
 }  // namespace gpuvet::probes
+
+namespace gpuvet::probes {
+namespace {
+
+// Windows rows: PEP 514 registry keys, python.org's per-user folder, a venv's Scripts on Path,
+// conda in the user profile; Lib/site-packages and the version from python3X.dll.
+TEST(PythonProbeWindows, RegistryLocalAppDataVenvAndConda) {
+  json files = {
+      {"C:/Python/Py311/python.exe", {{"size", 1}}},
+      {"C:/Python/Py311/python311.dll", {{"size", 1}}},
+      {"C:/Python/Py311/Lib/site-packages/pip-23.2.1.dist-info/METADATA",
+       {{"text", "Name: pip\nVersion: 23.2.1\n\n"}}},
+      {"C:/Users/李雷/AppData/Local/Programs/Python/Python310/python.exe", {{"size", 1}}},
+      {"C:/Users/李雷/AppData/Local/Programs/Python/Python310/include/patchlevel.h",
+       {{"text", "#define PY_VERSION \"3.10.11\"\n"}}},
+      {"C:/Users/李雷/AppData/Local/Programs/Python/Python310/Lib/site-packages", {{"dir", true}}},
+      {"C:/work/proj/venv/pyvenv.cfg", {{"text", "version = 3.10.11\n"}}},
+      {"C:/work/proj/venv/Scripts/python.exe", {{"size", 1}}},
+      {"C:/work/proj/venv/Lib/site-packages/torch-2.1.0+cu118.dist-info/METADATA",
+       {{"text", "Name: torch\nVersion: 2.1.0+cu118\n\n"}}},
+      {"C:/Users/李雷/miniconda3/conda-meta/python-3.11.5-he1021f5_0.json", {{"text", "{}"}}},
+      {"C:/Users/李雷/miniconda3/Lib/site-packages", {{"dir", true}}},
+  };
+  const json registry = {
+      {"HKCU/Software/Python/PythonCore/3.11/InstallPath",
+       {{"", "C:\\Python\\Py311"}, {"ExecutablePath", "C:\\Python\\Py311\\python.exe"}}}};
+  const json env = {{"Path", "C:\\work\\proj\\venv\\Scripts;C:\\Windows\\system32"},
+                    {"USERPROFILE", "C:\\Users\\李雷"},
+                    {"LOCALAPPDATA", "C:\\Users\\李雷\\AppData\\Local"}};
+  const sys::ReplaySystem system(
+      testing::windows_snapshot({{"files", files}, {"registry", registry}, {"env", env}}));
+  const Facts f = collect_facts(system);
+  const auto* venv = env_at(f, "C:/work/proj/venv");
+  ASSERT_TRUE(venv);
+  EXPECT_EQ(venv->kind, "venv");
+  EXPECT_TRUE(venv->active);
+  ASSERT_EQ(venv->frameworks.size(), 1u);
+  EXPECT_EQ(venv->frameworks[0].cuda, "11.8");
+  const auto* registered = env_at(f, "C:/Python/Py311");
+  ASSERT_TRUE(registered);
+  EXPECT_EQ(registered->python, "3.11");
+  EXPECT_EQ(registered->found_by, "HKCU/Software/Python");
+  const auto* user = env_at(f, "C:/Users/李雷/AppData/Local/Programs/Python/Python310");
+  ASSERT_TRUE(user);
+  EXPECT_EQ(user->python, "3.10.11");
+  const auto* conda = env_at(f, "C:/Users/李雷/miniconda3");
+  ASSERT_TRUE(conda);
+  EXPECT_EQ(conda->kind, "conda");
+  EXPECT_EQ(conda->python, "3.11.5");
+}
+
+}  // namespace
+}  // namespace gpuvet::probes
