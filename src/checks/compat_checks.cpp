@@ -13,6 +13,7 @@
 #include "core/text.hpp"
 #include "core/version.hpp"
 #include "kb/queries.hpp"
+#include "system/paths.hpp"
 
 namespace gpuvet::checks {
 
@@ -353,6 +354,51 @@ Result<bool> check_zlibwapi(const CheckContext& context, const PythonEnvFact& en
   return true;
 }
 
+// Windows: a copy in System32 or the Windows directory, or in a toolkit of another CUDA than the
+// build's, loaded before the copy that belongs to the build (the seeds' stray cudnn64_7.dll).
+Result<bool> check_windows_stray(const CheckContext& context, const PythonEnvFact& env,
+                                 const FrameworkFact& fw, const LibraryFact& lib,
+                                 std::vector<Finding>& findings) {
+  const Facts& f = context.facts();
+  const std::string resolved = text::to_lower(*lib.resolved);
+  const std::string windir = text::to_lower(paths::normalize(f.env.variables.count("SystemRoot")
+                                                                 ? f.env.variables.at("SystemRoot")
+                                                                 : std::string("C:/Windows")));
+  bool stray = resolved.starts_with(windir + "/");
+  std::optional<std::string> other_cuda;
+  for (const auto& t : f.cuda_toolkits) {
+    if (!t.version || !fw.cuda) continue;
+    if (resolved.starts_with(text::to_lower(t.root) + "/") &&
+        cut_to(*t.version, 2) != cut_to(*fw.cuda, 2)) {
+      stray = true;
+      other_cuda = cut_to(*t.version, 2);
+    }
+  }
+  if (!stray) return true;
+  const kb::MessageArgs args = {{"package", fw.package},
+                                {"version", fw.version.value_or("?")},
+                                {"env", env.path},
+                                {"library", lib.name},
+                                {"resolved", *lib.resolved},
+                                {"shadowed", lib.shadowed.front().path},
+                                {"cuda", fw.cuda.value_or("?")},
+                                {"other_cuda", other_cuda.value_or("?")}};
+  auto finding =
+      context.finding("lib.shadowed_copy", Severity::warning, "compat.stray.title", args);
+  if (!finding) return finding.error();
+  if (other_cuda) finding->evidence.push_back(context.text("compat.stray.other_cuda", args));
+  for (const auto& copy : lib.shadowed) {
+    finding->evidence.push_back(
+        context.text("lib.shadowed_copy.shadowed",
+                     {{"path", copy.path},
+                      {"version", copy.version.value_or(context.text("report.unknown_value"))}}));
+  }
+  finding->fix.push_back(context.text("compat.stray.fix", args));
+  finding->affects.push_back(env.path);
+  findings.push_back(std::move(*finding));
+  return true;
+}
+
 }  // namespace
 
 Result<bool> check_framework_libraries(const CheckContext& context,
@@ -368,6 +414,9 @@ Result<bool> check_framework_libraries(const CheckContext& context,
         if (lower == "zlibwapi.dll") {
           if (auto r = check_zlibwapi(context, env, fw, lib, findings); !r) return r;
           continue;
+        }
+        if (context.facts().os.family == "windows" && lib.resolved && !lib.shadowed.empty()) {
+          if (auto r = check_windows_stray(context, env, fw, lib, findings); !r) return r;
         }
         if (msvc) {
           if (lib.resolved) continue;
