@@ -399,6 +399,47 @@ Result<bool> check_windows_stray(const CheckContext& context, const PythonEnvFac
   return true;
 }
 
+// The runtime the build wants is missing, but toolkits of other CUDA versions are installed: the
+// seeds' "cudart64_101.dll not found" with CUDA 10.0 installed. True when it reported.
+Result<bool> check_cuda_version_mismatch(const CheckContext& context, const PythonEnvFact& env,
+                                         const FrameworkFact& fw, const LibraryFact& lib,
+                                         std::vector<Finding>& findings) {
+  std::vector<std::string> others;
+  for (const auto& t : context.facts().cuda_toolkits) {
+    if (!t.version || cut_to(*t.version, 2) == cut_to(*fw.cuda, 2)) continue;
+    if (std::find(t.libraries.begin(), t.libraries.end(), "cudart") == t.libraries.end()) continue;
+    // Another environment's pip or conda runtime is no option for this one.
+    const bool private_copy = t.source == "pip" || t.source == "conda";
+    if (private_copy && !text::to_lower(t.root).starts_with(text::to_lower(env.path) + "/") &&
+        text::to_lower(t.root) != text::to_lower(env.path)) {
+      continue;
+    }
+    others.push_back(
+        context.text("compat.user.toolkit", {{"version", *t.version}, {"root", t.root}}));
+  }
+  if (others.empty()) return false;
+  const bool windows = context.facts().os.family == "windows";
+  auto need = driver_need(context.kb(), *fw.cuda, windows);
+  if (!need) return need.error();
+  const kb::MessageArgs args = {
+      {"package", fw.package},
+      {"version", fw.version.value_or("?")},
+      {"env", env.path},
+      {"library", lib.name},
+      {"cuda", *fw.cuda},
+      {"label", need->release_label.empty() ? *fw.cuda : need->release_label}};
+  auto finding =
+      context.finding("cuda.version_mismatch", Severity::error, "compat.cuda_mismatch.title", args);
+  if (!finding) return finding.error();
+  finding->evidence.push_back(context.text("compat.cuda_mismatch.evidence", args));
+  for (auto& other : others)
+    finding->evidence.push_back(std::move(other));
+  finding->fix.push_back(context.text("compat.cuda_mismatch.fix", args));
+  finding->affects.push_back(env.path);
+  findings.push_back(std::move(*finding));
+  return true;
+}
+
 }  // namespace
 
 Result<bool> check_framework_libraries(const CheckContext& context,
@@ -442,6 +483,11 @@ Result<bool> check_framework_libraries(const CheckContext& context,
                                       {"declared", fw.cudnn.value_or("?")},
                                       {"loaded", lib.version.value_or("?")},
                                       {"resolved", lib.resolved.value_or("?")}};
+        if (!lib.resolved && cudart && fw.cuda) {
+          auto reported = check_cuda_version_mismatch(context, env, fw, lib, findings);
+          if (!reported) return reported.error();
+          if (*reported) continue;
+        }
         if (!lib.resolved) {
           if (!cudnn && !cudart) continue;
           auto finding = context.finding(cudnn ? "cudnn.missing" : "cuda.runtime_missing",
