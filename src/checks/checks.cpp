@@ -42,6 +42,7 @@ const std::vector<Check>& all_checks() {
       {"shadowed_copies", check_shadowed_copies},
       {"framework_builds", check_framework_builds},
       {"framework_libraries", check_framework_libraries},
+      {"libdevice", check_libdevice},
       {"conflicting_packages", check_conflicting_packages},
       {"log_level", check_log_level},
   };

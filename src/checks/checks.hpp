@@ -60,6 +60,7 @@ Result<bool> check_visible_devices(const CheckContext& context, std::vector<Find
 Result<bool> check_driver_too_old(const CheckContext& context, std::vector<Finding>& findings);
 Result<bool> check_compute_capability(const CheckContext& context, std::vector<Finding>& findings);
 Result<bool> check_framework_libraries(const CheckContext& context, std::vector<Finding>& findings);
+Result<bool> check_libdevice(const CheckContext& context, std::vector<Finding>& findings);
 Result<bool> check_framework_builds(const CheckContext& context, std::vector<Finding>& findings);
 Result<bool> check_conflicting_packages(const CheckContext& context,
                                         std::vector<Finding>& findings);

@@ -537,4 +537,39 @@ Result<bool> check_framework_libraries(const CheckContext& context,
   return true;
 }
 
+// ---- cuda.nvvm_libdevice_missing -------------------------------------------------------------
+
+Result<bool> check_libdevice(const CheckContext& context, std::vector<Finding>& findings) {
+  for (const auto& env : context.facts().python_envs) {
+    for (const auto& fw : env.frameworks) {
+      if (fw.libdevice_roots.empty() || fw.libdevice) continue;
+      // A toolkit on this machine that has it: point XLA there.
+      std::optional<std::string> toolkit;
+      for (const auto& t : context.facts().cuda_toolkits) {
+        if (t.libdevice && t.source != "pip" && t.source != "conda") toolkit = t.root;
+      }
+      const std::string major = fw.cuda ? major_of(*fw.cuda) : "12";
+      const kb::MessageArgs args = {
+          {"package", fw.package},
+          {"version", fw.version.value_or("?")},
+          {"env", env.path},
+          {"roots", text::join(fw.libdevice_roots, ", ")},
+          {"python", env.path + "/bin/python3"},
+          {"wheel", major == "13" ? "nvidia-cuda-nvcc" : "nvidia-cuda-nvcc-cu" + major},
+          {"toolkit", toolkit.value_or("")}};
+      // JAX compiles everything with XLA; TensorFlow only what it JIT-compiles.
+      auto finding = context.finding("cuda.nvvm_libdevice_missing",
+                                     fw.name == "jax" ? Severity::error : Severity::warning,
+                                     "compat.libdevice.title", args);
+      if (!finding) return finding.error();
+      finding->evidence.push_back(context.text("compat.libdevice.evidence", args));
+      if (toolkit) finding->fix.push_back(context.text("compat.libdevice.fix_toolkit", args));
+      finding->fix.push_back(context.text("compat.libdevice.fix_wheel", args));
+      finding->affects.push_back(env.path);
+      findings.push_back(std::move(*finding));
+    }
+  }
+  return true;
+}
+
 }  // namespace gpuvet::checks

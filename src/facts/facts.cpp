@@ -71,7 +71,9 @@ json to_json(const FrameworkFact& f) {
           {"location", f.location},
           {"declared_by", or_null(f.declared_by)},
           {"module", or_null(f.module)},
-          {"libraries", list(f.libraries)}};
+          {"libraries", list(f.libraries)},
+          {"libdevice_roots", f.libdevice_roots},
+          {"libdevice", or_null(f.libdevice)}};
 }
 
 json to_json(const NvidiaWheelFact& w) {

@@ -139,6 +139,10 @@ struct FrameworkFact {
   // the NVIDIA wheels' directories are seen here.
   std::optional<std::string> module;
   std::vector<LibraryFact> libraries;
+  // XLA builds (TensorFlow, JAX): the CUDA roots XLA searches for nvvm/libdevice, in its order,
+  // and the libdevice directory found there (null: none, XLA warns "Can't find libdevice").
+  std::vector<std::string> libdevice_roots;
+  std::optional<std::string> libdevice;
 };
 
 // A wheel of NVIDIA's CUDA libraries (nvidia-cudnn-cu12, nvidia-cuda-runtime ...).

@@ -539,8 +539,10 @@ class PythonProbe {
     }
     collect_wheels(dists, env);
     collect_frameworks(dists, env);
-    for (auto& framework : env.frameworks)
+    for (auto& framework : env.frameworks) {
       resolve_framework_libraries(framework, env);
+      find_libdevice(framework);
+    }
     add_conda_libraries(env);
     add_wheel_libraries(env);
     facts_.python_envs.push_back(std::move(env));
@@ -944,6 +946,33 @@ class PythonProbe {
     if (f.cudnn && text::split(*f.cudnn, '.').front() == "8") names.push_back("zlibwapi.dll");
     for (const auto& name : names)
       f.libraries.push_back(resolve_windows_dll(name, env.path));
+  }
+
+  // XLA's CUDA roots (tsl/platform/default/cuda_libdevice_path.cc, CandidateCudaRoots, and
+  // XLA's GetLibdeviceDir): --xla_gpu_cuda_data_dir from XLA_FLAGS, the build's toolkit path
+  // (/usr/local/cuda-X.Y for the official builds), /usr/local/cuda, then the pip wheel's
+  // nvidia/cuda_nvcc beside the package; libdevice is <root>/nvvm/libdevice.
+  void find_libdevice(FrameworkFact& f) {
+    if (windows_ || f.gpu_build != true || (f.name != "tensorflow" && f.name != "jax")) return;
+    if (const auto flags = system_.env("XLA_FLAGS")) {
+      for (const auto& word : text::split(*flags, ' ')) {
+        constexpr std::string_view kFlag = "--xla_gpu_cuda_data_dir=";
+        if (word.starts_with(kFlag)) f.libdevice_roots.push_back(word.substr(kFlag.size()));
+      }
+    }
+    if (f.cuda && f.cuda->find('.') != std::string::npos) {
+      f.libdevice_roots.push_back("/usr/local/cuda-" + *f.cuda);
+    }
+    f.libdevice_roots.push_back("/usr/local/cuda");
+    if (f.installer == "pip")
+      f.libdevice_roots.push_back(paths::join(f.location, "nvidia/cuda_nvcc"));
+    for (const auto& root : f.libdevice_roots) {
+      const std::string dir = paths::join(root, "nvvm/libdevice");
+      if (paths::is_absolute(root) && system_.is_directory(dir)) {
+        f.libdevice = dir;
+        return;
+      }
+    }
   }
 
   LibraryFact resolve_library(const std::string& soname,
