@@ -49,6 +49,20 @@ const std::vector<Check>& all_checks() {
   return checks;
 }
 
+// Bottom-up: a machine-wide error in the hardware or driver layer (no GPU, a GPU this process
+// cannot see, no driver, a device that does not initialise) explains every problem above it.
+void mark_what_follows(std::vector<Finding>& findings) {
+  const auto root = std::find_if(findings.begin(), findings.end(), [](const Finding& f) {
+    return f.severity == Severity::error && f.affects.empty() &&
+           (f.layer == Layer::hardware || f.layer == Layer::driver);
+  });
+  if (root == findings.end()) return;
+  for (auto& f : findings) {
+    if (&f == &*root || f.layer <= root->layer) continue;
+    if (f.severity == Severity::error || f.severity == Severity::warning) f.follows_from = root->id;
+  }
+}
+
 Result<std::vector<Finding>> run_checks(const CheckContext& context) {
   std::vector<Finding> findings;
   for (const auto& check : all_checks()) {
@@ -60,6 +74,7 @@ Result<std::vector<Finding>> run_checks(const CheckContext& context) {
     if (a.layer != b.layer) return a.layer < b.layer;
     return a.severity > b.severity;
   });
+  mark_what_follows(findings);
   return findings;
 }
 

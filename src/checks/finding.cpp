@@ -39,7 +39,9 @@ nlohmann::ordered_json finding_to_json(const Finding& f) {
           {"title", f.title},
           {"evidence", f.evidence},
           {"fix", f.fix},
-          {"affects", f.affects}};
+          {"affects", f.affects},
+          {"follows_from", f.follows_from ? nlohmann::ordered_json(*f.follows_from)
+                                          : nlohmann::ordered_json(nullptr)}};
 }
 
 }  // namespace gpuvet

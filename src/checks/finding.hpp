@@ -34,6 +34,9 @@ struct Finding {
   // about the whole machine (no GPU, no driver ...). gpu_ready looks past a finding that concerns
   // other environments only.
   std::vector<std::string> affects;
+  // The machine-wide failure in a lower layer (no GPU, no driver ...) that explains this one:
+  // fix that first, and this may disappear with it.
+  std::optional<std::string> follows_from;
 };
 
 nlohmann::ordered_json finding_to_json(const Finding& finding);

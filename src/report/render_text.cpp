@@ -98,8 +98,12 @@ void render_verdict(std::string& out, const Report& report, const kb::Messages& 
     for (const auto& fix : first.fix)
       out += "   " + fix + "\n";
     std::vector<std::string> rest;
-    for (size_t i = 1; i < to_fix.size(); ++i)
-      rest.push_back(to_fix[i]->id);
+    for (size_t i = 1; i < to_fix.size(); ++i) {
+      const Finding& next = *to_fix[i];
+      rest.push_back(next.follows_from
+                         ? m.text("report.follows", {{"id", next.id}, {"root", *next.follows_from}})
+                         : next.id);
+    }
     if (!rest.empty()) out += " " + m.text("report.then", {{"ids", text::join(rest, ", ")}}) + "\n";
   }
   out += " " +

@@ -584,3 +584,38 @@ TEST(PythonProbeWindows, RegistryLocalAppDataVenvAndConda) {
 
 }  // namespace
 }  // namespace gpuvet::probes
+
+namespace gpuvet::probes {
+namespace {
+
+// A machine-wide failure below explains what goes wrong above it.
+TEST(FaultTree, ProblemsAboveNoGpuFollowFromIt) {
+  const std::string site = "/srv/tf/lib/python3.11/site-packages";
+  Tree t;
+  t.text("/srv/tf/pyvenv.cfg", "version = 3.11.4\n")
+      .dist(site, "tensorflow", "2.15.0")
+      .text(site + "/tensorflow/python/platform/build_info.py",
+            "build_info = {'cuda_version': '12.2', 'cudnn_version': '8', 'is_cuda_build': True}\n")
+      .dir("/sys/bus/pci/devices");
+  const Facts f = facts_of(t, {{"VIRTUAL_ENV", "/srv/tf"}});
+  const checks::CheckContext context(f, testing::embedded_kb(), testing::messages());
+  auto findings = checks::run_checks(context);
+  ASSERT_TRUE(findings.ok());
+  bool saw_root = false;
+  bool saw_follower = false;
+  for (const auto& finding : *findings) {
+    if (finding.id == "gpu.none") {
+      saw_root = true;
+      EXPECT_FALSE(finding.follows_from);
+    }
+    if (finding.id == "cuda.runtime_missing") {
+      saw_follower = true;
+      EXPECT_EQ(finding.follows_from, "gpu.none");
+    }
+  }
+  EXPECT_TRUE(saw_root);
+  EXPECT_TRUE(saw_follower);
+}
+
+}  // namespace
+}  // namespace gpuvet::probes
