@@ -8,11 +8,6 @@
 //
 // Goal: at least 20x faster than the fastest baseline, under 30 MB peak RSS.
 #include <benchmark/benchmark.h>
-#include <fcntl.h>
-#include <spawn.h>
-#include <sys/resource.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <cstdio>
 #include <filesystem>
@@ -20,47 +15,19 @@
 #include <string>
 #include <vector>
 
-extern char** environ;
+#include "child_run.hpp"
 
 namespace {
 
 std::string g_gpuvet;
 
-struct ChildRun {
-  bool ok = false;
-  double max_rss_mb = 0;
-};
-
-// Runs argv with output to /dev/null; ok when it exited 0 or 1 (check's "found errors").
-ChildRun spawn_and_wait(std::vector<std::string> args, bool exit_one_is_ok) {
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
-  posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
-  std::vector<char*> argv;
-  for (auto& a : args)
-    argv.push_back(a.data());
-  argv.push_back(nullptr);
-  pid_t pid = 0;
-  ChildRun run;
-  const int spawned = posix_spawnp(&pid, argv[0], &actions, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  if (spawned != 0) return run;
-  int status = 0;
-  rusage usage{};
-  if (wait4(pid, &status, 0, &usage) != pid) return run;
-  const int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  run.ok = code == 0 || (exit_one_is_ok && code == 1);
-  run.max_rss_mb = static_cast<double>(usage.ru_maxrss) / 1024.0;  // ru_maxrss is in KiB
-  return run;
-}
-
 void time_command(benchmark::State& state, const std::vector<std::string>& args,
                   bool exit_one_is_ok) {
   double peak = 0;
   for (auto _ : state) {
-    const ChildRun run = spawn_and_wait(args, exit_one_is_ok);
-    if (!run.ok) {
+    const auto run = gpuvet::bench::run_child(args);
+    const bool ok = run.exit_code == 0 || (exit_one_is_ok && run.exit_code == 1);
+    if (!ok) {
       state.SkipWithError(("cannot run " + args[0] + " (scripts/bench.sh installs it)").c_str());
       return;
     }

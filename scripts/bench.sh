@@ -23,3 +23,4 @@ cmake --preset release >/dev/null
 cmake --build --preset release >/dev/null
 build/release/bench/gpuvet_bench_python_envs --benchmark_color=false
 build/release/bench/gpuvet_bench_check --benchmark_color=false
+build/release/bench/gpuvet_bench_explain --benchmark_color=false

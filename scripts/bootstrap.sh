@@ -5,7 +5,7 @@ set -euo pipefail
 
 packages=(
   g++ cmake ninja-build ccache
-  libfmt-dev nlohmann-json3-dev libcli11-dev zlib1g-dev
+  libfmt-dev nlohmann-json3-dev libcli11-dev zlib1g-dev libre2-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   clang-format
 )

@@ -25,7 +25,7 @@ TEST(Cli, VersionAndHelpForEveryVerb) {
   EXPECT_EQ(version.status, 0);
   EXPECT_EQ(version.out,
             "gpuvet 0.1.0 (knowledge base " + testing::embedded_kb().version() + ")\n");
-  for (const char* verb : {"", "check ", "snapshot ", "kb ", "kb gpu "}) {
+  for (const char* verb : {"", "check ", "snapshot ", "kb ", "kb gpu ", "explain "}) {
     const Outcome help = gpuvet(std::string(verb) + "--help");
     EXPECT_EQ(help.status, 0) << verb;
     EXPECT_NE(help.out.find("Usage"), std::string::npos) << verb;
@@ -113,6 +113,66 @@ TEST(CliKb, ANewerKnowledgeBaseReplacesTablesByName) {
   EXPECT_EQ(run.status, 2);
   EXPECT_NE(run.err.find("gpus.csv"), std::string::npos) << run.err;
   EXPECT_EQ(line_count(run.err), 1u) << run.err;
+}
+
+TEST(CliExplain, FromTextFileAndStandardInput) {
+  Outcome run =
+      gpuvet("explain --no-facts --json --text \"Could not load dynamic library 'cudnn64_8.dll'\"");
+  ASSERT_EQ(run.status, 0) << run.err;
+  auto doc = nlohmann::json::parse(run.out);
+  EXPECT_EQ(doc["schema"], "gpuvet.explain/1");
+  EXPECT_EQ(doc["causes"][0]["id"], "cudnn.missing");
+  EXPECT_TRUE(doc["causes"][0]["confirmed_by_facts"].is_null());
+
+  testing::TempDir dir;
+  // What PowerShell 5's `>` writes: UTF-16LE with a BOM, CRLF.
+  std::string utf16 = "\xFF\xFE";
+  for (const char c : std::string("epoch 1\r\nRuntimeError: CUDA out of memory. Tried\r\n")) {
+    utf16.push_back(c);
+    utf16.push_back('\0');
+  }
+  const std::string log = dir.file("train.log", utf16);
+  run = gpuvet("explain --no-facts " + log);
+  EXPECT_EQ(run.status, 0) << run.err;
+  EXPECT_NE(run.out.find("memory.oom"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("line 2:"), std::string::npos) << run.out;
+
+  run = gpuvet("explain --no-facts --lang zh " + log);
+  EXPECT_EQ(run.status, 0) << run.err;
+  EXPECT_NE(run.out.find("第 2 行"), std::string::npos) << run.out;
+
+  run = gpuvet("explain --no-facts --text \"all good, 99% accuracy\"");
+  EXPECT_EQ(run.status, 1);
+}
+
+TEST(CliExplain, BadInputIsOneLineWithExitTwo) {
+  testing::TempDir dir;
+  const std::string binary = dir.file("model.bin", std::string("PK\3\4\0\0data", 10));
+  const std::string empty = dir.file("empty.log", "");
+  for (const std::string& args :
+       {std::string("explain"), "explain --no-facts " + binary, "explain --no-facts " + empty,
+        std::string("explain --no-facts /nonexistent.log"),
+        std::string("explain --no-facts --text \"x\" file.log")}) {
+    const Outcome run = gpuvet(args);
+    EXPECT_EQ(run.status, 2) << args;
+    EXPECT_EQ(line_count(run.err), 1u) << args << ": " << run.err;
+    EXPECT_TRUE(run.out.empty()) << args;
+  }
+}
+
+TEST(CliExplain, TheSnapshotConfirmsAndNamesThisMachinesPaths) {
+  const std::string snapshot =
+      std::string(GPUVET_SCENARIO_DIR) + "/windows10_cudnn_not_copied/snapshot.json";
+  const Outcome run = gpuvet(
+      "explain --json --snapshot " + snapshot +
+      " --text \"W dso_loader.cc:55] Could not load dynamic library 'cudnn64_7.dll'; dlerror: "
+      "cudnn64_7.dll not found\"");
+  ASSERT_EQ(run.status, 0) << run.err;
+  const auto doc = nlohmann::json::parse(run.out);
+  EXPECT_EQ(doc["causes"][0]["id"], "cudnn.missing");
+  EXPECT_EQ(doc["causes"][0]["confirmed_by_facts"], true);
+  EXPECT_NE(doc["causes"][0]["why"].get<std::string>().find("tf21-gpu"), std::string::npos)
+      << doc.dump(2);
 }
 
 TEST(Cli, BadSnapshotsAreOneLineNamingTheFileAndExitTwo) {

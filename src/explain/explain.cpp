@@ -1,0 +1,261 @@
+#include "explain/explain.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "core/text.hpp"
+#include "report/paint.hpp"
+
+namespace gpuvet::explain {
+
+namespace {
+
+// Causes the machine's facts decide: the checks report them when they hold.
+const std::set<std::string> kDecidable = {"driver.missing",
+                                          "driver.too_old",
+                                          "gpu.not_visible",
+                                          "cuda.runtime_missing",
+                                          "cuda.version_mismatch",
+                                          "cudnn.missing",
+                                          "cudnn.version_mismatch",
+                                          "cudnn.zlibwapi_missing",
+                                          "msvc.runtime_missing",
+                                          "framework.cpu_only_build",
+                                          "gpu.compute_capability_unsupported",
+                                          "cuda.nvvm_libdevice_missing"};
+
+// One family for confirmation: a missing runtime and a runtime of another version are one fault.
+std::string family_of(const std::string& id) {
+  if (id == "cuda.version_mismatch") return "cuda.runtime_missing";
+  return id;
+}
+
+std::map<std::string, size_t> layer_order(const kb::Kb& kb) {
+  std::map<std::string, size_t> order;
+  static const std::vector<std::string> layers = {"hardware", "driver",    "cuda",   "cudnn",
+                                                  "python",   "framework", "runtime"};
+  if (auto t = kb.table("taxonomy")) {
+    for (size_t row = 0; row < (*t)->size(); ++row) {
+      const auto it = std::find(layers.begin(), layers.end(), (*t)->cell(row, "layer"));
+      order[(*t)->cell(row, "id")] = static_cast<size_t>(it - layers.begin());
+    }
+  }
+  return order;
+}
+
+// cudart64_101.dll / libcudart.so.10.0 -> "10.1" / "10.0"; cudart64_110.dll (every 11.x) -> "11.x".
+std::optional<std::string> cuda_of_library(const kb::Kb& kb, const std::string& lib) {
+  auto t = kb.table("library_names");
+  if (!t) return std::nullopt;
+  std::set<std::string> versions;
+  const std::string lower = text::to_lower(lib);
+  for (size_t row = 0; row < (*t)->size(); ++row) {
+    if (text::to_lower((*t)->cell(row, "windows_dll")) == lower ||
+        text::to_lower((*t)->cell(row, "linux_soname")) == lower) {
+      versions.insert((*t)->cell(row, "cuda"));
+    }
+  }
+  if (versions.empty()) return std::nullopt;
+  if (versions.size() == 1) return *versions.begin();
+  const std::string major = text::split(*versions.begin(), '.').front();
+  return major + ".x";
+}
+
+// cudnn64_7.dll, cudnn_ops_infer64_8.dll, libcudnn.so.8.9.2 -> the cuDNN major.
+std::optional<std::string> cudnn_of_library(const std::string& lib) {
+  const std::string lower = text::to_lower(lib);
+  if (lower.ends_with(".dll")) {
+    const size_t at = lower.rfind("64_");
+    if (at == std::string::npos) return std::nullopt;
+    const std::string digits = lower.substr(at + 3, lower.size() - at - 7);
+    if (text::is_digits(digits)) return digits;
+    return std::nullopt;
+  }
+  const size_t so = lower.find(".so.");
+  if (so == std::string::npos) return std::nullopt;
+  return text::split(lower.substr(so + 4), '.').front();
+}
+
+kb::MessageArgs args_of(const Cause& c, const kb::Messages& m) {
+  static const std::vector<std::string> keys = {"lib",   "cuda",    "cudnn", "loaded", "compiled",
+                                                "found", "symbol",  "cc",    "min",    "package",
+                                                "other", "ordinal", "status"};
+  kb::MessageArgs args;
+  for (const auto& key : keys) {
+    const auto it = c.captures.find(key);
+    args.emplace_back(key, it != c.captures.end() && !it->second.empty()
+                               ? it->second
+                               : m.text("report.unknown_value"));
+  }
+  return args;
+}
+
+}  // namespace
+
+bool Collector::on_line(size_t line_number, std::string_view line) {
+  for (auto& hit : signatures_.match(line)) {
+    const Signature& sig = signatures_.all()[hit.signature];
+    Cause& cause = by_cause_[sig.cause];
+    if (cause.id.empty()) {
+      cause.id = sig.cause;
+      cause.first_line = line_number;
+    }
+    cause.confidence = std::max(cause.confidence, sig.weight);
+    cause.symptom_only = cause.symptom_only && sig.symptom;
+    if (std::find(cause.signatures.begin(), cause.signatures.end(), sig.id) ==
+        cause.signatures.end()) {
+      cause.signatures.push_back(sig.id);
+    }
+    if (cause.evidence.size() < kMaxEvidence &&
+        (cause.evidence.empty() || cause.evidence.back().line != line_number)) {
+      // A pasted line can be huge; the evidence keeps its start.
+      cause.evidence.push_back({line_number, std::string(line.substr(0, 500))});
+    }
+    for (auto& [name, value] : hit.captures)
+      cause.captures.emplace(name, std::move(value));
+  }
+  return true;
+}
+
+std::vector<Cause> Collector::causes() const {
+  std::vector<Cause> out;
+  for (const auto& [id, cause] : by_cause_)
+    out.push_back(cause);
+  return out;
+}
+
+std::vector<Cause> reason(std::vector<Cause> causes, const kb::Kb& kb, const kb::Messages& m,
+                          const std::optional<MachineFindings>& machine) {
+  for (auto& c : causes) {
+    // Interpretation: the library asked for names the CUDA or cuDNN it belongs to.
+    if (const auto lib = c.captures.find("lib"); lib != c.captures.end()) {
+      if (c.id.starts_with("cuda.")) {
+        if (auto cuda = cuda_of_library(kb, lib->second)) c.captures.emplace("cuda", *cuda);
+      } else if (c.id.starts_with("cudnn.")) {
+        if (auto cudnn = cudnn_of_library(lib->second)) c.captures.emplace("cudnn", *cudnn);
+      }
+    }
+    // TensorFlow appends LD_LIBRARY_PATH to "Could not load" lines: a toolkit of another CUDA
+    // there means the runtime asked for is not missing but of the wrong version.
+    const auto other = c.captures.find("other");
+    const auto cuda = c.captures.find("cuda");
+    if (c.id == "cuda.runtime_missing" && other != c.captures.end() && cuda != c.captures.end() &&
+        !cuda->second.starts_with(other->second)) {
+      c.id = "cuda.version_mismatch";
+    }
+  }
+  // Two signatures may have led to one cause after interpretation: merge them.
+  std::map<std::string, Cause> merged;
+  for (auto& c : causes) {
+    auto [it, inserted] = merged.emplace(c.id, c);
+    if (inserted) continue;
+    Cause& into = it->second;
+    into.confidence = std::max(into.confidence, c.confidence);
+    into.symptom_only = into.symptom_only && c.symptom_only;
+    into.first_line = std::min(into.first_line, c.first_line);
+    for (auto& e : c.evidence) {
+      if (into.evidence.size() < kMaxEvidence) into.evidence.push_back(std::move(e));
+    }
+    for (auto& [k, v] : c.captures)
+      into.captures.emplace(k, v);
+  }
+  causes.clear();
+  for (auto& [id, c] : merged)
+    causes.push_back(std::move(c));
+
+  for (auto& c : causes) {
+    const kb::MessageArgs args = args_of(c, m);
+    c.why = m.text("explain.why." + c.id, args);
+    c.fix.clear();
+    if (machine) {
+      const auto finding =
+          std::find_if(machine->findings.begin(), machine->findings.end(),
+                       [&](const Finding& f) { return family_of(f.id) == family_of(c.id); });
+      if (finding != machine->findings.end()) {
+        c.confirmed_by_facts = true;
+        c.confidence = std::min(0.99, c.confidence + 0.1);
+        c.why += " " + m.text("explain.confirmed", {{"title", finding->title}});
+        c.fix = finding->fix;
+      } else if (kDecidable.contains(c.id)) {
+        c.confirmed_by_facts = false;
+        c.confidence *= 0.6;
+        c.why += " " + m.text("explain.contradicted");
+      }
+    }
+    const std::string generic = m.text("explain.fix." + c.id, args);
+    if (std::find(c.fix.begin(), c.fix.end(), generic) == c.fix.end()) c.fix.push_back(generic);
+    std::sort(c.evidence.begin(), c.evidence.end(),
+              [](const Evidence& a, const Evidence& b) { return a.line < b.line; });
+  }
+  const auto order = layer_order(kb);
+  const auto layer = [&](const Cause& c) {
+    const auto it = order.find(c.id);
+    return it == order.end() ? order.size() : it->second;
+  };
+  std::stable_sort(causes.begin(), causes.end(), [&](const Cause& a, const Cause& b) {
+    const bool a_out = a.confirmed_by_facts == false;
+    const bool b_out = b.confirmed_by_facts == false;
+    if (a_out != b_out) return b_out;
+    if (a.symptom_only != b.symptom_only) return b.symptom_only;
+    if (layer(a) != layer(b)) return layer(a) < layer(b);
+    if (a.confidence != b.confidence) return a.confidence > b.confidence;
+    return a.first_line < b.first_line;
+  });
+  return causes;
+}
+
+std::string render_explain_json(const std::vector<Cause>& causes) {
+  nlohmann::ordered_json list = nlohmann::ordered_json::array();
+  for (const auto& c : causes) {
+    nlohmann::ordered_json evidence = nlohmann::ordered_json::array();
+    for (const auto& e : c.evidence)
+      evidence.push_back({{"line", e.line}, {"text", e.text}});
+    list.push_back(
+        {{"id", c.id},
+         {"confidence", std::round(c.confidence * 100) / 100},
+         {"evidence", evidence},
+         {"why", c.why},
+         {"fix", c.fix},
+         {"confirmed_by_facts", c.confirmed_by_facts ? nlohmann::ordered_json(*c.confirmed_by_facts)
+                                                     : nlohmann::ordered_json(nullptr)},
+         {"signatures", c.signatures},
+         {"captures", c.captures}});
+  }
+  const nlohmann::ordered_json doc = {
+      {"schema", kExplainSchema}, {"causes", list}, {"unrecognized", causes.empty()}};
+  return doc.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
+}
+
+std::string render_explain_text(const std::vector<Cause>& causes, const kb::Messages& m,
+                                bool color) {
+  const report::Painter paint(color);
+  if (causes.empty()) return m.text("explain.none") + "\n";
+  std::string out;
+  for (size_t i = 0; i < causes.size(); ++i) {
+    const Cause& c = causes[i];
+    const std::string state = c.confirmed_by_facts == true    ? m.text("explain.state.confirmed")
+                              : c.confirmed_by_facts == false ? m.text("explain.state.contradicted")
+                                                              : m.text("explain.state.unchecked");
+    out += paint(fmt::format("{}. {}", i + 1, c.id), fmt::emphasis::bold) + "  " +
+           m.text("explain.confidence",
+                  {{"percent", std::to_string(static_cast<int>(c.confidence * 100 + 0.5))},
+                   {"state", state}}) +
+           "\n";
+    out += "   " + c.why + "\n";
+    for (const auto& e : c.evidence) {
+      out += "   " +
+             paint(m.text("explain.line", {{"line", std::to_string(e.line)}, {"text", e.text}}),
+                   fmt::emphasis::faint) +
+             "\n";
+    }
+    for (const auto& f : c.fix)
+      out += "   " + m.text("report.fix", {{"text", f}}) + "\n";
+    if (i + 1 < causes.size()) out += "\n";
+  }
+  return out;
+}
+
+}  // namespace gpuvet::explain

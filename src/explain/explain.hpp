@@ -1,0 +1,68 @@
+#pragma once
+// `gpuvet explain`: from an error message or a whole log to the causes, ranked, interpreted with
+// the knowledge base, and confirmed or ruled out by this machine's facts.
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "checks/finding.hpp"
+#include "core/result.hpp"
+#include "explain/signatures.hpp"
+#include "kb/kb.hpp"
+#include "kb/messages.hpp"
+
+namespace gpuvet::explain {
+
+inline constexpr std::string_view kExplainSchema = "gpuvet.explain/1";
+// Evidence lines kept per cause: the first ones the log shows.
+inline constexpr size_t kMaxEvidence = 5;
+
+struct Evidence {
+  size_t line = 0;
+  std::string text;
+};
+
+struct Cause {
+  std::string id;  // a taxonomy id
+  double confidence = 0;
+  bool symptom_only = true;  // every signature that matched is a symptom of something else
+  size_t first_line = 0;
+  std::vector<Evidence> evidence;
+  std::map<std::string, std::string> captures;  // from the first hits that had them
+  std::vector<std::string> signatures;
+  std::string why;
+  std::vector<std::string> fix;
+  std::optional<bool> confirmed_by_facts;
+};
+
+// Collects the hits of one log, line by line, in bounded memory.
+class Collector {
+ public:
+  explicit Collector(const Signatures& signatures) : signatures_(signatures) {}
+  bool on_line(size_t line_number, std::string_view line);
+  std::vector<Cause> causes() const;
+
+ private:
+  const Signatures& signatures_;
+  std::map<std::string, Cause> by_cause_;
+};
+
+// What the checks found on the machine (live or a snapshot); absent with --no-facts.
+struct MachineFindings {
+  std::vector<Finding> findings;
+};
+
+// Interprets captures with the knowledge base (cudart64_101.dll is CUDA 10.1), turns a runtime
+// missing beside another CUDA on the path into a version mismatch, confirms or rules out each cause
+// with the facts, writes why and fix, and ranks: root causes in fault-tree order (lower layers
+// first), then symptoms; contradicted causes last.
+std::vector<Cause> reason(std::vector<Cause> causes, const kb::Kb& kb, const kb::Messages& messages,
+                          const std::optional<MachineFindings>& machine);
+
+std::string render_explain_json(const std::vector<Cause>& causes);
+std::string render_explain_text(const std::vector<Cause>& causes, const kb::Messages& messages,
+                                bool color);
+
+}  // namespace gpuvet::explain

@@ -1,0 +1,243 @@
+#include "explain/log_reader.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+
+#include "system/paths.hpp"
+
+namespace gpuvet::explain {
+
+namespace {
+
+constexpr size_t kSniffBytes = 4096;
+
+void append_utf8(std::string& out, char32_t cp) {
+  if (cp < 0x80) {
+    out.push_back(static_cast<char>(cp));
+  } else if (cp < 0x800) {
+    out.push_back(static_cast<char>(0xC0 | (cp >> 6)));
+    out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+  } else if (cp < 0x10000) {
+    out.push_back(static_cast<char>(0xE0 | (cp >> 12)));
+    out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
+    out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+  } else {
+    out.push_back(static_cast<char>(0xF0 | (cp >> 18)));
+    out.push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
+    out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
+    out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+  }
+}
+
+}  // namespace
+
+std::string clean_line(std::string_view line) {
+  while (!line.empty() && line.back() == '\r')
+    line.remove_suffix(1);
+  // A carriage return redraws the line: what the terminal finally showed is after the last one.
+  if (const size_t cr = line.rfind('\r'); cr != std::string_view::npos) line = line.substr(cr + 1);
+  std::string out;
+  out.reserve(line.size());
+  for (size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (c != '\x1b') {
+      out.push_back(c);
+      continue;
+    }
+    if (i + 1 < line.size() && line[i + 1] == '[') {
+      // CSI: parameters and intermediates up to a final byte in @..~.
+      size_t j = i + 2;
+      while (j < line.size() && !(line[j] >= '@' && line[j] <= '~'))
+        ++j;
+      i = j;
+    } else if (i + 1 < line.size() && line[i + 1] == ']') {
+      size_t j = i + 2;
+      while (j < line.size() && line[j] != '\x07')
+        ++j;
+      i = j;
+    } else {
+      ++i;  // a two-byte escape
+    }
+  }
+  return out;
+}
+
+void LogReader::end_line() {
+  if (stopped_) return;
+  ++summary_.lines;
+  const std::string cleaned = clean_line(line_);
+  if (cleaned.find_first_not_of(" \t") != std::string::npos) summary_.had_text = true;
+  if (!sink_(summary_.lines, cleaned)) stopped_ = true;
+  line_.clear();
+  line_overflow_ = false;
+}
+
+void LogReader::take_line_bytes(std::string_view bytes) {
+  const size_t room = kMaxLineBytes > line_.size() ? kMaxLineBytes - line_.size() : 0;
+  line_.append(bytes.substr(0, room));
+  if (bytes.size() > room) line_overflow_ = true;
+}
+
+Result<bool> LogReader::feed_utf8(std::string_view bytes) {
+  if (const void* nul = std::memchr(bytes.data(), '\0', bytes.size())) {
+    const size_t at = static_cast<size_t>(static_cast<const char*>(nul) - bytes.data());
+    return make_error("binary data, not a text log (a NUL byte at offset " +
+                      std::to_string(consumed_ + at) + ")");
+  }
+  consumed_ += bytes.size();
+  size_t pos = 0;
+  // The line left open by the previous chunk ends first.
+  if (!line_.empty() || line_overflow_) {
+    const size_t newline = bytes.find('\n');
+    if (newline == std::string_view::npos) {
+      take_line_bytes(bytes);
+      return true;
+    }
+    take_line_bytes(bytes.substr(0, newline));
+    end_line();
+    pos = newline + 1;
+  }
+  // Complete lines the filter rejects are only counted. A block with escape sequences goes line
+  // by line: colour codes could split a message.
+  if (block_filter_ && !stopped_) {
+    const size_t last_newline = bytes.rfind('\n');
+    if (last_newline != std::string_view::npos && last_newline >= pos) {
+      const std::string_view block = bytes.substr(pos, last_newline + 1 - pos);
+      if (std::memchr(block.data(), '\x1b', block.size()) == nullptr && !block_filter_(block)) {
+        summary_.lines += static_cast<size_t>(std::count(block.begin(), block.end(), '\n'));
+        if (block.find_first_not_of(" \t\r\n") != std::string_view::npos) summary_.had_text = true;
+        pos = last_newline + 1;
+      }
+    }
+  }
+  while (pos < bytes.size() && !stopped_) {
+    const size_t newline = bytes.find('\n', pos);
+    if (newline == std::string_view::npos) {
+      take_line_bytes(bytes.substr(pos));
+      break;
+    }
+    take_line_bytes(bytes.substr(pos, newline - pos));
+    end_line();
+    pos = newline + 1;
+  }
+  return true;
+}
+
+void LogReader::decode_utf16(std::string_view bytes, std::string& out) {
+  std::string data = utf16_carry_ + std::string(bytes);
+  utf16_carry_.clear();
+  size_t i = 0;
+  const bool le = encoding_ == Encoding::utf16le;
+  auto unit = [&](size_t at) -> char16_t {
+    const auto lo = static_cast<unsigned char>(data[at + (le ? 0 : 1)]);
+    const auto hi = static_cast<unsigned char>(data[at + (le ? 1 : 0)]);
+    return static_cast<char16_t>(lo | (hi << 8));
+  };
+  while (i + 1 < data.size()) {
+    const char16_t u = unit(i);
+    if (u >= 0xD800 && u <= 0xDBFF) {
+      if (i + 3 >= data.size()) break;  // the low half comes with the next chunk
+      const char16_t low = unit(i + 2);
+      if (low >= 0xDC00 && low <= 0xDFFF) {
+        append_utf8(out, 0x10000 + ((static_cast<char32_t>(u) - 0xD800) << 10) + (low - 0xDC00));
+        i += 4;
+        continue;
+      }
+      append_utf8(out, 0xFFFD);
+      i += 2;
+      continue;
+    }
+    append_utf8(out, (u >= 0xDC00 && u <= 0xDFFF) ? char32_t{0xFFFD} : char32_t{u});
+    i += 2;
+  }
+  utf16_carry_ = data.substr(i);
+}
+
+Result<bool> LogReader::feed(std::string_view bytes) {
+  if (stopped_) return true;
+  summary_.bytes += bytes.size();
+  if (encoding_ == Encoding::unknown) {
+    head_.append(bytes);
+    if (head_.size() < 3 && bytes.size() > 0) return true;
+    std::string_view head = head_;
+    if (head.starts_with("\xEF\xBB\xBF")) {
+      encoding_ = Encoding::utf8;
+      head.remove_prefix(3);
+    } else if (head.starts_with("\xFF\xFE")) {
+      encoding_ = Encoding::utf16le;
+      head.remove_prefix(2);
+    } else if (head.starts_with("\xFE\xFF")) {
+      encoding_ = Encoding::utf16be;
+      head.remove_prefix(2);
+    } else {
+      encoding_ = Encoding::utf8;
+    }
+    const std::string pending(head);
+    head_.clear();
+    head_.shrink_to_fit();
+    summary_.bytes -= bytes.size();
+    return feed_decoded(pending, bytes.size());
+  }
+  return feed_decoded(bytes, 0);
+}
+
+Result<bool> LogReader::feed_decoded(std::string_view bytes, size_t counted) {
+  summary_.bytes += counted;
+  if (encoding_ == Encoding::utf8) return feed_utf8(bytes);
+  std::string decoded;
+  decode_utf16(bytes, decoded);
+  return feed_utf8(decoded);
+}
+
+Result<ReadSummary> LogReader::finish() {
+  if (encoding_ == Encoding::unknown && !head_.empty()) {
+    encoding_ = Encoding::utf8;
+    const std::string pending = head_;
+    head_.clear();
+    if (auto fed = feed_utf8(pending); !fed) return fed.error();
+  }
+  if (!line_.empty() || line_overflow_) end_line();
+  if (!summary_.had_text) return make_error("no text in it");
+  return summary_;
+}
+
+Result<ReadSummary> read_log_text(std::string_view text, const LineSink& sink,
+                                  std::function<bool(std::string_view)> block_filter) {
+  LogReader reader(sink);
+  reader.set_block_filter(std::move(block_filter));
+  if (auto fed = reader.feed(text); !fed) return fed.error();
+  return reader.finish();
+}
+
+Result<ReadSummary> read_log_file(const std::string& path, const LineSink& sink,
+                                  std::function<bool(std::string_view)> block_filter) {
+  const bool stdin_input = path == "-";
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(
+      stdin_input ? stdin : std::fopen(paths::to_fs(path).string().c_str(), "rb"),
+      stdin_input ? [](std::FILE*) { return 0; } : &std::fclose);
+  const std::string name = stdin_input ? std::string("standard input") : path;
+  if (!file) return make_error(fmt::format("{}: cannot open it", name));
+  LogReader reader(sink);
+  reader.set_block_filter(std::move(block_filter));
+  std::string buffer(1 << 16, '\0');
+  while (true) {
+    const size_t n = std::fread(buffer.data(), 1, buffer.size(), file.get());
+    if (n > 0) {
+      auto fed = reader.feed(std::string_view(buffer.data(), n));
+      if (!fed) return make_error(fmt::format("{}: {}", name, fed.error().message));
+    }
+    if (n < buffer.size()) {
+      if (std::ferror(file.get())) return make_error(fmt::format("{}: read error", name));
+      break;
+    }
+  }
+  auto summary = reader.finish();
+  if (!summary) return make_error(fmt::format("{}: {}", name, summary.error().message));
+  return summary;
+}
+
+}  // namespace gpuvet::explain

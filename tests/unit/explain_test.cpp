@@ -1,0 +1,296 @@
+// explain: the log reader, every signature against its real message and a near miss, the
+// reasoning, and the accuracy on real excerpts from public issue threads.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <random>
+
+#include "explain/explain.hpp"
+#include "explain/log_reader.hpp"
+#include "test_support.hpp"
+
+namespace gpuvet::explain {
+namespace {
+
+std::vector<std::string> lines_of(std::string_view bytes, size_t chunk = 0) {
+  std::vector<std::string> lines;
+  LogReader reader([&](size_t, std::string_view line) {
+    lines.emplace_back(line);
+    return true;
+  });
+  if (chunk == 0) {
+    EXPECT_TRUE(reader.feed(bytes).ok());
+  } else {
+    for (size_t i = 0; i < bytes.size(); i += chunk)
+      EXPECT_TRUE(reader.feed(bytes.substr(i, chunk)).ok());
+  }
+  EXPECT_TRUE(reader.finish().ok());
+  return lines;
+}
+
+const Signatures& signatures() {
+  static const Signatures s = [] {
+    auto loaded = Signatures::load(testing::embedded_kb());
+    if (!loaded) ADD_FAILURE() << loaded.error().message;
+    return std::move(loaded).value();
+  }();
+  return s;
+}
+
+std::vector<Cause> explain_text(std::string_view text,
+                                const std::optional<MachineFindings>& machine = std::nullopt) {
+  Collector collector(signatures());
+  auto read = read_log_text(
+      text, [&](size_t n, std::string_view line) { return collector.on_line(n, line); });
+  EXPECT_TRUE(read.ok());
+  return reason(collector.causes(), testing::embedded_kb(), testing::messages(), machine);
+}
+
+// --- the log reader -------------------------------------------------------------------------
+
+TEST(LogReader, CrlfAnsiAndCarriageReturnRedraws) {
+  const auto lines = lines_of("a\r\n\x1b[31mE red\x1b[0m\r\n 10%|#   \r 90%|#########\r\nlast");
+  EXPECT_EQ(lines, (std::vector<std::string>{"a", "E red", " 90%|#########", "last"}));
+}
+
+TEST(LogReader, Utf16LittleEndianWithBomInAnyChunking) {
+  // PowerShell 5's `>`: UTF-16LE with a BOM; a CJK character and a surrogate pair.
+  const std::u16string text = u"错误: Could not load 'cudnn64_8.dll'\r\n\U0001F600 ok\r\n";
+  std::string bytes = "\xFF\xFE";
+  for (const char16_t u : text) {
+    bytes.push_back(static_cast<char>(u & 0xFF));
+    bytes.push_back(static_cast<char>(u >> 8));
+  }
+  for (const size_t chunk : {size_t{0}, size_t{1}, size_t{3}, size_t{7}}) {
+    const auto lines = lines_of(bytes, chunk);
+    ASSERT_EQ(lines.size(), 2u) << chunk;
+    EXPECT_EQ(lines[0], "错误: Could not load 'cudnn64_8.dll'") << chunk;
+    EXPECT_EQ(lines[1], "\xF0\x9F\x98\x80 ok") << chunk;
+  }
+}
+
+TEST(LogReader, Utf8BomIsDropped) {
+  EXPECT_EQ(lines_of("\xEF\xBB\xBFline"), (std::vector<std::string>{"line"}));
+}
+
+TEST(LogReader, BinaryEmptyAndBlankInputAreErrors) {
+  EXPECT_FALSE(
+      read_log_text(std::string("ab\0cd", 5), [](size_t, std::string_view) { return true; }).ok());
+  EXPECT_FALSE(read_log_text("", [](size_t, std::string_view) { return true; }).ok());
+  EXPECT_FALSE(read_log_text(" \n\t\r\n", [](size_t, std::string_view) { return true; }).ok());
+}
+
+TEST(LogReader, HugeLinesAreCutNotKept) {
+  std::string big(kMaxLineBytes * 3, 'x');
+  big += "\nnext\n";
+  const auto lines = lines_of(big);
+  ASSERT_EQ(lines.size(), 2u);
+  EXPECT_EQ(lines[0].size(), kMaxLineBytes);
+  EXPECT_EQ(lines[1], "next");
+}
+
+// The fast path (blocks no signature matches are only counted) finds the same lines at the same
+// line numbers as reading line by line, whatever the chunking.
+TEST(LogReader, BlockFilterKeepsLineNumbers) {
+  std::string log;
+  for (int i = 0; i < 20000; ++i) {
+    log += "epoch " + std::to_string(i) + " loss 0.1\n";
+    if (i == 7777) log += "RuntimeError: CUDA out of memory. Tried to allocate\n";
+    if (i == 15000) log += "\x1b[31mCould not load dynamic library 'cudnn64_8.dll'\x1b[0m\n";
+  }
+  std::vector<size_t> expected;
+  {
+    LogReader plain([&](size_t n, std::string_view line) {
+      if (!signatures().match(line).empty()) expected.push_back(n);
+      return true;
+    });
+    ASSERT_TRUE(plain.feed(log).ok());
+    ASSERT_TRUE(plain.finish().ok());
+  }
+  ASSERT_EQ(expected, (std::vector<size_t>{7779, 15003}));
+  for (const size_t chunk : {size_t{13}, size_t{4096}, size_t{65536}}) {
+    std::vector<size_t> found;
+    LogReader fast([&](size_t n, std::string_view line) {
+      if (!signatures().match(line).empty()) found.push_back(n);
+      return true;
+    });
+    fast.set_block_filter([](std::string_view block) { return signatures().matches_any(block); });
+    for (size_t i = 0; i < log.size(); i += chunk)
+      ASSERT_TRUE(fast.feed(std::string_view(log).substr(i, chunk)).ok());
+    auto summary = fast.finish();
+    ASSERT_TRUE(summary.ok());
+    EXPECT_EQ(found, expected) << chunk;
+    EXPECT_EQ(summary->lines, 20002u) << chunk;
+  }
+}
+
+// --- signatures -----------------------------------------------------------------------------
+
+TEST(Signatures, EveryRowMatchesItsExampleAndNotItsNearMiss) {
+  const auto& all = signatures().all();
+  ASSERT_GT(all.size(), 20u);
+  for (size_t i = 0; i < all.size(); ++i) {
+    const Signature& s = all[i];
+    ASSERT_FALSE(s.example.empty()) << s.id;
+    ASSERT_FALSE(s.near_miss.empty()) << s.id;
+    const auto hits = signatures().match(s.example);
+    EXPECT_TRUE(std::any_of(hits.begin(), hits.end(),
+                            [&](const SignatureHit& h) { return h.signature == i; }))
+        << s.id << " does not match its example: " << s.example;
+    const auto misses = signatures().match(s.near_miss);
+    EXPECT_FALSE(std::any_of(misses.begin(), misses.end(),
+                             [&](const SignatureHit& h) { return h.signature == i; }))
+        << s.id << " matches its near miss: " << s.near_miss;
+    EXPECT_FALSE(s.source.empty()) << s.id;
+  }
+}
+
+TEST(Signatures, CausesAreTaxonomyIds) {
+  auto taxonomy = testing::embedded_kb().table("taxonomy");
+  ASSERT_TRUE(taxonomy.ok());
+  std::set<std::string> ids;
+  for (size_t row = 0; row < (*taxonomy)->size(); ++row)
+    ids.insert((*taxonomy)->cell(row, "id"));
+  for (const auto& s : signatures().all()) {
+    EXPECT_TRUE(ids.count(s.cause)) << s.id << ": " << s.cause;
+    EXPECT_TRUE(testing::messages().has("explain.why." + s.cause)) << s.cause;
+    EXPECT_TRUE(testing::messages().has("explain.fix." + s.cause)) << s.cause;
+  }
+}
+
+// --- reasoning ------------------------------------------------------------------------------
+
+TEST(Reasoning, CapturesAreInterpretedWithTheKnowledgeBase) {
+  auto causes = explain_text(
+      "W dso_loader.cc:55] Could not load dynamic library 'cudart64_101.dll'; dlerror: "
+      "cudart64_101.dll not found\n");
+  ASSERT_EQ(causes.size(), 1u);
+  EXPECT_EQ(causes[0].id, "cuda.runtime_missing");
+  EXPECT_EQ(causes[0].captures.at("cuda"), "10.1");
+  EXPECT_NE(causes[0].why.find("CUDA 10.1"), std::string::npos) << causes[0].why;
+  EXPECT_EQ(causes[0].evidence.at(0).line, 1u);
+
+  causes = explain_text(
+      "E cuda_dnn.cc:324] Loaded runtime CuDNN library: 7.4.1 but source was compiled with: 7.6.5."
+      "  CuDNN library major and minor version needs to match\n");
+  ASSERT_EQ(causes.size(), 1u);
+  EXPECT_EQ(causes[0].id, "cudnn.version_mismatch");
+  EXPECT_NE(causes[0].why.find("7.4.1"), std::string::npos);
+  EXPECT_NE(causes[0].why.find("7.6.5"), std::string::npos);
+}
+
+TEST(Reasoning, TheRootCauseOutranksItsSymptomsAndLaterLayers) {
+  const auto causes = explain_text(
+      "2023-01-01 W tensorflow/core/common_runtime/gpu/gpu_device.cc:1598] Cannot dlopen some GPU "
+      "libraries.\n"
+      "Could not load dynamic library 'cudnn64_8.dll'; dlerror: cudnn64_8.dll not found\n"
+      "tensorflow.python.framework.errors_impl.UnimplementedError: DNN library is not found.\n"
+      "Could not load dynamic library 'cudart64_110.dll'; dlerror: cudart64_110.dll not found\n");
+  ASSERT_GE(causes.size(), 2u);
+  EXPECT_EQ(causes[0].id, "cuda.runtime_missing");
+  EXPECT_EQ(causes[0].captures.at("cuda"), "11.x");
+  EXPECT_EQ(causes[1].id, "cudnn.missing");
+  EXPECT_FALSE(causes[1].symptom_only);
+}
+
+TEST(Reasoning, AnotherCudaOnTheLoaderPathIsAVersionMismatch) {
+  const auto causes = explain_text(
+      "I dso_loader.cc:53] Could not dlopen library 'libcudart.so.10.0'; dlerror: "
+      "libcudart.so.10.0: cannot open shared object file: No such file or directory; "
+      "LD_LIBRARY_PATH: /usr/local/cuda-10.1/lib64\n");
+  ASSERT_FALSE(causes.empty());
+  EXPECT_EQ(causes[0].id, "cuda.version_mismatch");
+  EXPECT_NE(causes[0].why.find("10.1"), std::string::npos);
+}
+
+TEST(Reasoning, FactsConfirmOrRuleOut) {
+  Finding finding;
+  finding.id = "cudnn.missing";
+  finding.title = "tensorflow-gpu 2.1.0 needs cudnn64_7.dll";
+  finding.fix = {
+      "Copy cudnn64_7.dll into C:/Program Files/NVIDIA GPU Computing Toolkit/CUDA/v10.1/bin"};
+  const std::string log =
+      "Could not load dynamic library 'cudnn64_7.dll'; dlerror: cudnn64_7.dll not found\n"
+      "The NVIDIA driver on your system is too old (found version 9010).\n";
+  const auto causes = explain_text(log, MachineFindings{{finding}});
+  ASSERT_EQ(causes.size(), 2u);
+  // The confirmed cause comes first; the driver, which the facts do not show, goes last.
+  EXPECT_EQ(causes[0].id, "cudnn.missing");
+  EXPECT_EQ(causes[0].confirmed_by_facts, true);
+  EXPECT_EQ(causes[0].fix.front(), finding.fix.front());
+  EXPECT_EQ(causes[1].id, "driver.too_old");
+  EXPECT_EQ(causes[1].confirmed_by_facts, false);
+  const auto json = nlohmann::json::parse(render_explain_json(causes));
+  EXPECT_EQ(json["schema"], "gpuvet.explain/1");
+  EXPECT_EQ(json["causes"][0]["confirmed_by_facts"], true);
+  EXPECT_EQ(json["unrecognized"], false);
+}
+
+// --- accuracy on real excerpts --------------------------------------------------------------
+
+TEST(Accuracy, PublicExcerptsFromIssueThreads) {
+  std::ifstream in(std::string(GPUVET_SHARED_DIR) + "/fixtures/explain/public.jsonl");
+  if (!in) GTEST_SKIP() << "shared/fixtures/explain/public.jsonl is not beside the repository";
+  size_t total = 0, top1 = 0, top3 = 0;
+  std::string misses;
+  for (std::string line; std::getline(in, line);) {
+    if (line.empty()) continue;
+    const auto doc = nlohmann::json::parse(line);
+    ++total;
+    std::set<std::string> wanted = {doc["primary"].get<std::string>()};
+    if (doc["secondary"].is_string()) wanted.insert(doc["secondary"].get<std::string>());
+    Collector collector(signatures());
+    (void)read_log_text(doc["log"].get<std::string>(),
+                        [&](size_t n, std::string_view l) { return collector.on_line(n, l); });
+    const auto causes =
+        reason(collector.causes(), testing::embedded_kb(), testing::messages(), std::nullopt);
+    const bool first = !causes.empty() && wanted.count(causes[0].id);
+    bool in_three = false;
+    for (size_t i = 0; i < std::min<size_t>(3, causes.size()); ++i)
+      in_three = in_three || wanted.count(causes[i].id);
+    top1 += first;
+    top3 += in_three;
+    if (!first) {
+      misses += "  " + doc["id"].get<std::string>() + " wants " +
+                doc["primary"].get<std::string>() + ", got " +
+                (causes.empty() ? std::string("nothing") : causes[0].id) + "\n";
+    }
+  }
+  std::printf("explain accuracy on %zu public excerpts: top-1 %zu (%.0f%%), top-3 %zu\n%s", total,
+              top1, 100.0 * static_cast<double>(top1) / static_cast<double>(total), top3,
+              misses.c_str());
+  ASSERT_GT(total, 0u);
+  EXPECT_GE(static_cast<double>(top1) / static_cast<double>(total), 0.9) << misses;
+  EXPECT_GE(top3 + 2, total) << misses;
+}
+
+// --- fuzzing --------------------------------------------------------------------------------
+
+TEST(ExplainFuzz, AdversarialBytesNeverCrashOrGrow) {
+  std::mt19937 rng(17);
+  const std::string seeds[] = {
+      "Could not load dynamic library 'cudart64_101.dll'; LD_LIBRARY_PATH: /usr/local/cuda-10.1\n",
+      "\xFF\xFE" + std::string("C\0o\0u\0l\0d\0", 10),
+      "Loaded runtime CuDNN library: 7.3.1 but source was compiled with: 7.4.2\r\n\x1b[31m",
+      std::string(200000, 'a') + "undefined symbol: x\n"};
+  for (const auto& seed : seeds) {
+    for (int i = 0; i < 300; ++i) {
+      std::string input = seed;
+      for (int e = 0; e < 6 && !input.empty(); ++e) {
+        input[rng() % input.size()] = static_cast<char>(rng() % 256);
+      }
+      Collector collector(signatures());
+      (void)read_log_text(input,
+                          [&](size_t n, std::string_view l) { return collector.on_line(n, l); });
+      const auto causes =
+          reason(collector.causes(), testing::embedded_kb(), testing::messages(), std::nullopt);
+      for (const auto& c : causes)
+        EXPECT_LE(c.evidence.size(), kMaxEvidence);
+      (void)render_explain_json(causes);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace gpuvet::explain
