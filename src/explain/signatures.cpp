@@ -6,6 +6,9 @@
 
 #include <cstdlib>
 
+#include "core/text.hpp"
+#include "explain/literal_filter.hpp"
+
 namespace gpuvet::explain {
 
 namespace {
@@ -53,6 +56,7 @@ std::string to_grep_pattern(std::string_view p) {
 struct Signatures::Engine {
   std::vector<std::unique_ptr<RE2>> compiled;
   std::unique_ptr<RE2::Set> set;
+  std::unique_ptr<LiteralFilter> literals;
 };
 
 Signatures::Signatures() : engine_(std::make_unique<Engine>()) {}
@@ -67,14 +71,18 @@ Result<Signatures> Signatures::load(const kb::Kb& kb) {
   Signatures s;
   s.engine_->set = std::make_unique<RE2::Set>(options(), RE2::UNANCHORED);
   for (size_t row = 0; row < t.size(); ++row) {
-    Signature sig{t.cell(row, "id"),
-                  t.cell(row, "cause"),
-                  t.cell(row, "kind") == "symptom",
-                  std::strtod(t.cell(row, "weight").c_str(), nullptr),
-                  t.cell(row, "pattern"),
-                  t.cell(row, "example"),
-                  t.cell(row, "near_miss"),
-                  t.cell(row, "source")};
+    Signature sig;
+    sig.id = t.cell(row, "id");
+    sig.cause = t.cell(row, "cause");
+    sig.symptom = t.cell(row, "kind") == "symptom";
+    sig.weight = std::strtod(t.cell(row, "weight").c_str(), nullptr);
+    sig.pattern = t.cell(row, "pattern");
+    for (const auto& literal : text::split(t.cell(row, "literals"), '|')) {
+      if (!literal.empty()) sig.literals.push_back(literal);
+    }
+    sig.example = t.cell(row, "example");
+    sig.near_miss = t.cell(row, "near_miss");
+    sig.source = t.cell(row, "source");
     auto re = std::make_unique<RE2>(sig.pattern, options());
     if (!re->ok()) {
       return make_error(
@@ -87,12 +95,24 @@ Result<Signatures> Signatures::load(const kb::Kb& kb) {
     s.signatures_.push_back(std::move(sig));
     s.engine_->compiled.push_back(std::move(re));
   }
-  if (!s.engine_->set->Compile())
+  if (!s.engine_->set->Compile()) {
     return make_error("explain_signatures: the patterns do not compile");
+  }
+  // The prefilter only when every signature names its literals; otherwise every text goes to RE2.
+  std::vector<std::string> all_literals;
+  bool complete = true;
+  for (const auto& sig : s.signatures_) {
+    complete = complete && !sig.literals.empty();
+    all_literals.insert(all_literals.end(), sig.literals.begin(), sig.literals.end());
+  }
+  if (complete) s.engine_->literals = std::make_unique<LiteralFilter>(all_literals);
   return s;
 }
 
 bool Signatures::matches_any(std::string_view text) const {
+  if (engine_->literals && engine_->literals->filters() && !engine_->literals->any_in(text)) {
+    return false;
+  }
   return engine_->set->Match(text, nullptr);
 }
 

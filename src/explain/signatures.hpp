@@ -19,6 +19,7 @@ struct Signature {
   bool symptom = false;
   double weight = 0;
   std::string pattern;
+  std::vector<std::string> literals;  // one of them is in every match (lower case)
   std::string example;
   std::string near_miss;
   std::string source;

@@ -7,6 +7,7 @@
 #include <random>
 
 #include "explain/explain.hpp"
+#include "explain/literal_filter.hpp"
 #include "explain/log_reader.hpp"
 #include "test_support.hpp"
 
@@ -143,6 +144,33 @@ TEST(Signatures, EveryRowMatchesItsExampleAndNotItsNearMiss) {
                              [&](const SignatureHit& h) { return h.signature == i; }))
         << s.id << " matches its near miss: " << s.near_miss;
     EXPECT_FALSE(s.source.empty()) << s.id;
+  }
+}
+
+// The prefilter is only sound when every match holds one of its signature's literals.
+TEST(Signatures, EveryExampleHoldsOneOfItsLiterals) {
+  for (const auto& s : signatures().all()) {
+    ASSERT_FALSE(s.literals.empty()) << s.id;
+    const LiteralFilter own(s.literals);
+    EXPECT_TRUE(own.any_in(s.example)) << s.id << ": " << s.example;
+  }
+}
+
+TEST(LiteralFilter, FindsAnyLiteralIgnoringCaseAndSkipsTheRest) {
+  const LiteralFilter f({"could not ", "out of memory", "undefined symbol: "});
+  ASSERT_TRUE(f.filters());
+  EXPECT_TRUE(f.any_in("RuntimeError: CUDA OUT OF MEMORY. Tried"));
+  EXPECT_TRUE(f.any_in("x Could not load"));
+  EXPECT_TRUE(f.any_in("undefined symbol: "));
+  EXPECT_FALSE(f.any_in("epoch 1/10 - loss: 0.25 - could no"));
+  EXPECT_FALSE(f.any_in(""));
+  EXPECT_FALSE(LiteralFilter({"ab"}).filters());
+  // At every offset of a long text.
+  std::string text(1000, '.');
+  for (size_t at = 0; at + 13 <= text.size(); at += 37) {
+    std::string t = text;
+    t.replace(at, 13, "out of memory");
+    EXPECT_TRUE(f.any_in(t)) << at;
   }
 }
 
