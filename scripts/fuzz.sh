@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Builds explain's libFuzzer target with clang (Debian's clang ships libFuzzer) and runs it for
+# SECONDS (default 60) on a corpus seeded with the signatures' examples and the public excerpts.
+#   scripts/fuzz.sh [SECONDS]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds=${1:-60}
+scripts/bootstrap.sh
+command -v clang++ >/dev/null || { echo "fuzz: installing clang" >&2; apt-get install -y -qq clang >/dev/null; }
+cmake --preset dev >/dev/null
+cmake --build --preset dev --target gpuvet_core >/dev/null  # generates the embedded data
+out=build/fuzz
+mkdir -p "$out/corpus"
+sources=(src/explain/*.cpp src/kb/*.cpp src/core/*.cpp src/system/paths.cpp
+         build/dev/generated/embedded_data.cpp tests/fuzz/explain_fuzz.cpp)
+clang++ -std=c++20 -O1 -g -fsanitize=fuzzer,address,undefined -Isrc -DGPUVET_VERSION='"fuzz"' \
+  "${sources[@]}" -lfmt -lre2 -lpthread -o "$out/explain_fuzz"
+python3 - "$out/corpus" <<'PY'
+import csv, json, os, sys
+out = sys.argv[1]
+rows = [r for r in csv.reader(l for l in open("data/explain_signatures.csv") if not l.startswith("#"))][1:]
+for i, r in enumerate(rows):
+    open(os.path.join(out, f"sig{i}"), "w").write(r[6] + "\n" + r[7] + "\n")
+path = "../shared/fixtures/explain/public.jsonl"
+if os.path.exists(path):
+    for line in open(path):
+        d = json.loads(line)
+        open(os.path.join(out, d["id"]), "w").write(d["log"])
+PY
+"$out/explain_fuzz" -max_total_time="$seconds" -max_len=262144 -rss_limit_mb=512 -timeout=10 "$out/corpus"

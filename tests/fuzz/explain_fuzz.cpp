@@ -1,0 +1,47 @@
+// libFuzzer target for explain's log reader, signature engine and reasoning: whatever the bytes
+// (huge lines, NULs, invalid UTF-8 or UTF-16, escape sequences), no crash, no hang, bounded
+// evidence. Built and run by scripts/fuzz.sh (clang -fsanitize=fuzzer,address,undefined).
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+#include "explain/explain.hpp"
+#include "explain/log_reader.hpp"
+#include "kb/kb.hpp"
+#include "kb/messages.hpp"
+
+namespace {
+
+struct Setup {
+  gpuvet::kb::Kb kb = *gpuvet::kb::Kb::embedded();
+  gpuvet::kb::Messages messages = *gpuvet::kb::Messages::load(kb, gpuvet::kb::Lang::en);
+  gpuvet::explain::Signatures signatures = [this] {
+    auto loaded = gpuvet::explain::Signatures::load(kb);
+    return std::move(loaded).value();
+  }();
+};
+
+const Setup& setup() {
+  static const Setup s;
+  return s;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  const Setup& s = setup();
+  const std::string_view bytes(reinterpret_cast<const char*>(data), size);
+  gpuvet::explain::Collector collector(s.signatures);
+  // Split the input at a byte it chooses, so that chunk boundaries are fuzzed too.
+  gpuvet::explain::LogReader reader(
+      [&](std::size_t n, std::string_view line) { return collector.on_line(n, line); });
+  reader.set_block_filter([&](std::string_view block) { return s.signatures.matches_any(block); });
+  const std::size_t cut = size == 0 ? 0 : data[0] % (size + 1);
+  if (reader.feed(bytes.substr(0, cut)) && reader.feed(bytes.substr(cut))) (void)reader.finish();
+  const auto causes = gpuvet::explain::reason(collector.causes(), s.kb, s.messages, std::nullopt);
+  for (const auto& c : causes) {
+    if (c.evidence.size() > gpuvet::explain::kMaxEvidence) __builtin_trap();
+  }
+  (void)gpuvet::explain::render_explain_json(causes);
+  return 0;
+}
