@@ -170,58 +170,36 @@ class LivePosixSystem final : public System {
   }
 
   Result<std::string> read_text(const std::string& path) const override {
-    // O_NONBLOCK so that a FIFO or device node can never block the probe.
-    const int fd = open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0) return make_error(error_text(path));
-    struct stat s {};
-    if (fstat(fd, &s) != 0 || !S_ISREG(s.st_mode)) {
-      close(fd);
-      return make_error(fmt::format("{}: not a regular file", path));
+    // One byte more than allowed tells a file that is too large from one that just fits.
+    auto content = read_prefix(path, kMaxTextBytes + 1);
+    if (content && content->size() > kMaxTextBytes) {
+      return make_error(fmt::format("{}: larger than {} bytes", path, kMaxTextBytes));
     }
-    std::string content;
-    char buffer[16384];
-    while (true) {
-      const ssize_t n = read(fd, buffer, sizeof buffer);
-      if (n < 0 && errno == EINTR) continue;
-      if (n < 0) {
-        const auto error = make_error(error_text(path));
-        close(fd);
-        return error;
-      }
-      if (n == 0) break;
-      content.append(buffer, static_cast<size_t>(n));
-      if (content.size() > kMaxTextBytes) {
-        close(fd);
-        return make_error(fmt::format("{}: larger than {} bytes", path, kMaxTextBytes));
-      }
-    }
-    close(fd);
     return content;
   }
 
   Result<std::string> read_head(const std::string& path, size_t max_bytes) const override {
-    const int fd = open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0) return make_error(error_text(path));
+    return read_prefix(path, std::min(max_bytes, kMaxTextBytes));
+  }
+
+  // The first `limit` bytes of a regular file. O_NONBLOCK and the regular-file check so that a
+  // FIFO or device node can never block a probe.
+  static Result<std::string> read_prefix(const std::string& path, size_t limit) {
+    const FileDescriptor fd(open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC));
+    if (fd.get() < 0) return make_error(error_text(path));
     struct stat s {};
-    if (fstat(fd, &s) != 0 || !S_ISREG(s.st_mode)) {
-      close(fd);
+    if (fstat(fd.get(), &s) != 0 || !S_ISREG(s.st_mode)) {
       return make_error(fmt::format("{}: not a regular file", path));
     }
-    std::string content(std::min(max_bytes, kMaxTextBytes), '\0');
-    size_t filled = 0;
-    while (filled < content.size()) {
-      const ssize_t n = read(fd, content.data() + filled, content.size() - filled);
+    std::string content;
+    char buffer[16384];
+    while (content.size() < limit) {
+      const ssize_t n = read(fd.get(), buffer, std::min(sizeof buffer, limit - content.size()));
       if (n < 0 && errno == EINTR) continue;
-      if (n < 0) {
-        const auto error = make_error(error_text(path));
-        close(fd);
-        return error;
-      }
+      if (n < 0) return make_error(error_text(path));
       if (n == 0) break;
-      filled += static_cast<size_t>(n);
+      content.append(buffer, static_cast<size_t>(n));
     }
-    close(fd);
-    content.resize(filled);
     return content;
   }
 

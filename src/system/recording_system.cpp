@@ -87,9 +87,23 @@ std::optional<std::vector<DirEntry>> RecordingSystem::list_dir(const std::string
 
 Result<std::string> RecordingSystem::read_text(const std::string& path) const {
   auto content = inner_.read_text(path);
+  remember_read(path, content, false);
+  return content;
+}
+
+Result<std::string> RecordingSystem::read_head(const std::string& path, size_t max_bytes) const {
+  auto content = inner_.read_head(path, max_bytes);
+  // Shorter than asked: that was the whole file.
+  remember_read(path, content, content && content->size() >= max_bytes);
+  return content;
+}
+
+void RecordingSystem::remember_read(const std::string& path, const Result<std::string>& content,
+                                    bool head) const {
   if (content) {
     FileEntry e;
     e.text = *content;
+    e.head = head;
     remember_file(path, e);
   } else if (auto info = inner_.file_info(path)) {
     // It exists but could not be read: keep that, it is a fact too (permissions, size).
@@ -97,23 +111,6 @@ Result<std::string> RecordingSystem::read_text(const std::string& path) const {
     e.error = content.error().message;
     remember_file(path, e);
   }
-  return content;
-}
-
-Result<std::string> RecordingSystem::read_head(const std::string& path, size_t max_bytes) const {
-  auto content = inner_.read_head(path, max_bytes);
-  if (content) {
-    FileEntry e;
-    e.text = *content;
-    // Shorter than asked: that was the whole file.
-    e.head = content->size() >= max_bytes;
-    remember_file(path, e);
-  } else if (auto info = inner_.file_info(path)) {
-    FileEntry e = entry_for(*info);
-    e.error = content.error().message;
-    remember_file(path, e);
-  }
-  return content;
 }
 
 Result<ElfInfo> RecordingSystem::elf_info(const std::string& path) const {

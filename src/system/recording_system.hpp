@@ -38,6 +38,7 @@ class RecordingSystem final : public System {
 
  private:
   void remember_file(const std::string& path, const FileEntry& entry) const;
+  void remember_read(const std::string& path, const Result<std::string>& content, bool head) const;
 
   const System& inner_;
   mutable std::mutex mutex_;
