@@ -351,18 +351,16 @@ int run(std::vector<std::string> args) {
     return kExitOk;
   }
   if (*explain_cmd) {
-    explain_args.has_text = explain_cmd->count("--text") > 0;
-    if (explain_args.has_text == !explain_args.input.empty()) {
-      return fail(
-          "explain: give a FILE, - for standard input, or --text \"...\" (see gpuvet explain "
-          "--help)");
-    }
     auto kb = load_kb(explain_kb_dir);
     if (!kb) return fail(kb.error().message);
     const kb::Lang lang =
         explain_lang.empty() ? lang_from_environment() : kb::lang_from_locale(explain_lang);
     auto messages = kb::Messages::load(*kb, lang);
     if (!messages) return fail(messages.error().message);
+    explain_args.has_text = explain_cmd->count("--text") > 0;
+    if (explain_args.has_text == !explain_args.input.empty()) {
+      return fail(messages->text("explain.error.input"));
+    }
     std::unique_ptr<sys::System> system;
     if (!explain_args.snapshot.empty()) {
       auto snapshot = sys::load_snapshot_file(explain_args.snapshot);
