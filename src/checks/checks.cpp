@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "system/paths.hpp"
+
 namespace gpuvet::checks {
 
 CheckContext::CheckContext(const Facts& facts, const kb::Kb& kb, const kb::Messages& messages)
@@ -30,6 +32,10 @@ Result<Finding> CheckContext::finding(std::string_view id, Severity severity,
     return f;
   }
   return make_error(fmt::format("finding id \"{}\" is not in data/taxonomy.csv", id));
+}
+
+std::string env_python(const PythonEnvFact& env, bool windows) {
+  return paths::join(env.path, windows ? "python.exe" : "bin/python3");
 }
 
 const std::vector<Check>& all_checks() {

@@ -34,6 +34,9 @@ class CheckContext {
   const kb::Messages& messages_;
 };
 
+// The interpreter of an environment, as a fix's command names it.
+std::string env_python(const PythonEnvFact& env, bool windows);
+
 struct Check {
   std::string_view name;
   // Appends findings; an Error means the check could not run (a broken knowledge base).

@@ -19,22 +19,6 @@ namespace gpuvet::checks {
 
 namespace {
 
-bool dotted(std::string_view v) {
-  const auto parts = text::split(v, '.');
-  return !parts.empty() && std::all_of(parts.begin(), parts.end(), text::is_digits);
-}
-
-std::string major_of(std::string_view v) {
-  return text::split(v, '.').front();
-}
-
-// The first n parts of a dotted version: cut_to("12.4.1", 2) == "12.4".
-std::string cut_to(std::string_view v, size_t n) {
-  auto parts = text::split(v, '.');
-  parts.resize(std::min(n, parts.size()));
-  return text::join(parts, ".");
-}
-
 // ---- driver.too_old --------------------------------------------------------------------------
 
 struct DriverNeed {
@@ -60,7 +44,7 @@ Result<DriverNeed> driver_need(const kb::Kb& kb, const std::string& cuda, bool w
       const bool matches =
           v == cuda || kb::version_has_prefix(v, cuda) || (v.empty() && label_version == cuda);
       const std::string& driver = t.cell(row, column);
-      if (!matches || !dotted(driver)) continue;
+      if (!matches || !version::is_dotted(driver)) continue;
       if (!need.release_min || version::compare(driver, *need.release_min) < 0) {
         need.release_min = driver;
         need.release_label = t.cell(row, "label");
@@ -68,14 +52,14 @@ Result<DriverNeed> driver_need(const kb::Kb& kb, const std::string& cuda, bool w
       }
     }
   }
-  auto compat = kb::rows_where(kb, "cuda_minor_compat", "cuda_major", major_of(cuda));
+  auto compat = kb::rows_where(kb, "cuda_minor_compat", "cuda_major", version::major(cuda));
   if (!compat) return compat.error();
   if (!compat->empty()) {
     const kb::Row& row = compat->front();
     const std::string& exact = row.get(windows ? "min_driver_windows" : "min_driver_linux");
-    if (dotted(exact)) {
+    if (version::is_dotted(exact)) {
       need.compat_min = exact;
-    } else if (dotted(row.get("min_driver"))) {
+    } else if (version::is_dotted(row.get("min_driver"))) {
       need.compat_min = row.get("min_driver");
     }
     need.compat_source = row.get("source");
@@ -97,21 +81,21 @@ std::vector<CudaUser> cuda_users(const CheckContext& context) {
   auto add = [&](const std::string& cuda, std::string who, const std::string& path) {
     // A wheel's version is its component's (cudart 12.1.105), not a toolkit release: ask for
     // the major.minor, whose GA driver is the lowest any of its releases needs.
-    auto& user = by_cuda[cut_to(cuda, 2)];
-    user.cuda = cut_to(cuda, 2);
+    auto& user = by_cuda[version::prefix(cuda, 2)];
+    user.cuda = version::prefix(cuda, 2);
     user.who.push_back(std::move(who));
     if (std::find(user.paths.begin(), user.paths.end(), path) == user.paths.end()) {
       user.paths.push_back(path);
     }
   };
   for (const auto& t : f.cuda_toolkits) {
-    if (!t.version || !dotted(*t.version)) continue;
+    if (!t.version || !version::is_dotted(*t.version)) continue;
     add(*t.version,
         context.text("compat.user.toolkit", {{"version", *t.version}, {"root", t.root}}), t.root);
   }
   for (const auto& env : f.python_envs) {
     for (const auto& fw : env.frameworks) {
-      if (fw.gpu_build != true || !fw.cuda || !dotted(*fw.cuda)) continue;
+      if (fw.gpu_build != true || !fw.cuda || !version::is_dotted(*fw.cuda)) continue;
       add(*fw.cuda,
           context.text("compat.user.framework", {{"package", fw.package},
                                                  {"version", fw.version.value_or("?")},
@@ -131,7 +115,7 @@ std::vector<CudaUser> cuda_users(const CheckContext& context) {
 Result<bool> check_driver_too_old(const CheckContext& context, std::vector<Finding>& findings) {
   const Facts& f = context.facts();
   if (!f.driver || !f.driver->installed.value_or(false) || !f.driver->version ||
-      !dotted(*f.driver->version)) {
+      !version::is_dotted(*f.driver->version)) {
     return true;
   }
   const std::string& driver = *f.driver->version;
@@ -170,7 +154,7 @@ Result<bool> check_driver_too_old(const CheckContext& context, std::vector<Findi
     }
     if (need->compat_min) {
       finding->evidence.push_back(
-          context.text("driver.too_old.compat", {{"major", major_of(user.cuda)},
+          context.text("driver.too_old.compat", {{"major", version::major(user.cuda)},
                                                  {"min", *need->compat_min},
                                                  {"platform", platform},
                                                  {"source", need->compat_source}}));
@@ -220,7 +204,7 @@ Result<std::optional<kb::Row>> family_minimum(const kb::Kb& kb, const FrameworkF
   if (fw.name == "torch" && fw.cuda) {
     family = "torch-cu" + text::join(text::split(*fw.cuda, '.'), "");
   } else if (fw.name == "jax" && fw.cuda) {
-    family = "jax-cuda" + major_of(*fw.cuda);
+    family = "jax-cuda" + version::major(*fw.cuda);
   }
   auto rows = kb::rows_where(kb, "framework_min_cc", "family", family);
   if (!rows) return rows.error();
@@ -228,12 +212,12 @@ Result<std::optional<kb::Row>> family_minimum(const kb::Kb& kb, const FrameworkF
   for (const auto& row : *rows) {
     const std::string& from = row.get("version_from");
     const std::string& to = row.get("version_to");
-    if (!dotted(row.get("min_cc"))) continue;
+    if (!version::is_dotted(row.get("min_cc"))) continue;
     if (from.empty() && to.empty()) return std::optional<kb::Row>(row);
-    if (version.empty() || !dotted(from)) continue;
-    const std::string cut = cut_to(version, text::split(from, '.').size());
+    if (version.empty() || !version::is_dotted(from)) continue;
+    const std::string cut = version::prefix(version, text::split(from, '.').size());
     if (version::compare(cut, from) < 0) continue;
-    if (dotted(to) && version::compare(cut, to) > 0) continue;
+    if (version::is_dotted(to) && version::compare(cut, to) > 0) continue;
     return std::optional<kb::Row>(row);
   }
   return std::optional<kb::Row>();
@@ -244,7 +228,7 @@ Result<std::optional<kb::Row>> family_minimum(const kb::Kb& kb, const FrameworkF
 Result<bool> check_compute_capability(const CheckContext& context, std::vector<Finding>& findings) {
   const Facts& f = context.facts();
   for (const auto& gpu : f.gpus) {
-    if (!gpu.compute_capability || !dotted(*gpu.compute_capability)) continue;
+    if (!gpu.compute_capability || !version::is_dotted(*gpu.compute_capability)) continue;
     const std::string& cc = *gpu.compute_capability;
     const std::string gpu_name = gpu.name.value_or("GPU " + std::to_string(gpu.index));
     for (const auto& env : f.python_envs) {
@@ -283,11 +267,11 @@ Result<bool> check_compute_capability(const CheckContext& context, std::vector<F
     for (const auto& t : f.cuda_toolkits) {
       if (!t.version || t.source == "pip" || t.source == "conda") continue;
       auto rows = kb::rows_for_range(context.kb(), "cuda_arch_support", "cuda_from", "cuda_to",
-                                     cut_to(*t.version, 2));
+                                     version::prefix(*t.version, 2));
       if (!rows) return rows.error();
       for (const auto& row : *rows) {
         const std::string& min_sm = row.get("min_sm");
-        if (!dotted(min_sm) || version::compare(cc, min_sm) >= 0) continue;
+        if (!version::is_dotted(min_sm) || version::compare(cc, min_sm) >= 0) continue;
         const kb::MessageArgs args = {{"gpu", gpu_name},       {"cc", cc},
                                       {"toolkit", *t.version}, {"root", t.root},
                                       {"min", min_sm},         {"source", row.get("source")}};
@@ -332,7 +316,7 @@ Result<bool> check_zlibwapi(const CheckContext& context, const PythonEnvFact& en
   const kb::Table& t = **table;
   for (size_t row = 0; row < t.size(); ++row) {
     if (text::to_lower(t.cell(row, "dll")) != "zlibwapi.dll") continue;
-    const std::string v = cut_to(*version, 3);
+    const std::string v = version::prefix(*version, 3);
     if (version::compare(v, t.cell(row, "cudnn_from")) < 0 ||
         version::compare(v, t.cell(row, "cudnn_to")) > 0) {
       continue;
@@ -369,9 +353,9 @@ Result<bool> check_windows_stray(const CheckContext& context, const PythonEnvFac
   for (const auto& t : f.cuda_toolkits) {
     if (!t.version || !fw.cuda) continue;
     if (resolved.starts_with(text::to_lower(t.root) + "/") &&
-        cut_to(*t.version, 2) != cut_to(*fw.cuda, 2)) {
+        version::prefix(*t.version, 2) != version::prefix(*fw.cuda, 2)) {
       stray = true;
-      other_cuda = cut_to(*t.version, 2);
+      other_cuda = version::prefix(*t.version, 2);
     }
   }
   if (!stray) return true;
@@ -406,7 +390,7 @@ Result<bool> check_cuda_version_mismatch(const CheckContext& context, const Pyth
                                          std::vector<Finding>& findings) {
   std::vector<std::string> others;
   for (const auto& t : context.facts().cuda_toolkits) {
-    if (!t.version || cut_to(*t.version, 2) == cut_to(*fw.cuda, 2)) continue;
+    if (!t.version || version::prefix(*t.version, 2) == version::prefix(*fw.cuda, 2)) continue;
     if (std::find(t.libraries.begin(), t.libraries.end(), "cudart") == t.libraries.end()) continue;
     // Another environment's pip or conda runtime is no option for this one.
     const bool private_copy = t.source == "pip" || t.source == "conda";
@@ -502,11 +486,11 @@ Result<bool> check_framework_libraries(const CheckContext& context,
           // TensorFlow 2.14 and later bring CUDA and cuDNN as pip wheels with [and-cuda]
           // (shared/reference/tensorflow_facts.md §3); Linux and WSL2 only.
           const bool and_cuda = !windows && fw.name == "tensorflow" && fw.version &&
-                                version::compare(cut_to(*fw.version, 2), "2.14") >= 0;
+                                version::compare(version::prefix(*fw.version, 2), "2.14") >= 0;
           if (and_cuda) {
             finding->fix.push_back(
                 context.text("compat.lib.missing_fix_and_cuda",
-                             {{"python", env.path + "/bin/python3"},
+                             {{"python", env_python(env, windows)},
                               {"version", text::split(*fw.version, '+').front()}}));
           }
           finding->fix.push_back(context.text(
@@ -548,13 +532,13 @@ Result<bool> check_libdevice(const CheckContext& context, std::vector<Finding>& 
       for (const auto& t : context.facts().cuda_toolkits) {
         if (t.libdevice && t.source != "pip" && t.source != "conda") toolkit = t.root;
       }
-      const std::string major = fw.cuda ? major_of(*fw.cuda) : "12";
+      const std::string major = fw.cuda ? version::major(*fw.cuda) : "12";
       const kb::MessageArgs args = {
           {"package", fw.package},
           {"version", fw.version.value_or("?")},
           {"env", env.path},
           {"roots", text::join(fw.libdevice_roots, ", ")},
-          {"python", env.path + "/bin/python3"},
+          {"python", env_python(env, context.facts().os.family == "windows")},
           {"wheel", major == "13" ? "nvidia-cuda-nvcc" : "nvidia-cuda-nvcc-cu" + major},
           {"toolkit", toolkit.value_or("")}};
       // JAX compiles everything with XLA; TensorFlow only what it JIT-compiles.

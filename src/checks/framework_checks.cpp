@@ -21,10 +21,6 @@ bool machine_has_nvidia_gpu(const Facts& f) {
   return !f.gpus.empty() || !f.hardware.pci_gpus.empty();
 }
 
-std::string env_python(const PythonEnvFact& env, bool windows) {
-  return paths::join(env.path, windows ? "python.exe" : "bin/python3");
-}
-
 // Debian's and Ubuntu's own packages (python3-torch ...): apt owns them, pip may not touch them.
 bool distribution_managed(const FrameworkFact& f) {
   return f.location == "/usr/lib/python3/dist-packages";
@@ -218,11 +214,10 @@ Result<std::optional<kb::Row>> platform_limit(const CheckContext& context, const
   if (!rows) return rows.error();
   for (const auto& row : *rows) {
     if (row.get("platform") != context.facts().os.family || !f.version) continue;
-    const std::string version = public_version(f.version);
-    const auto until = text::split(row.get("gpu_until"), '.');
-    auto parts = text::split(version, '.');
-    parts.resize(std::min(parts.size(), until.size()));
-    if (version::compare(text::join(parts, "."), row.get("gpu_until")) > 0) {
+    const std::string& until = row.get("gpu_until");
+    const std::string installed =
+        version::prefix(public_version(f.version), text::split(until, '.').size());
+    if (version::compare(installed, until) > 0) {
       return std::optional<kb::Row>(row);
     }
   }

@@ -16,17 +16,11 @@ namespace gpuvet::cli {
 namespace {
 
 using report::KbAnswer;
-using report::KbSection;
-
-bool is_dotted(std::string_view v) {
-  const auto parts = text::split(v, '.');
-  return !parts.empty() && std::all_of(parts.begin(), parts.end(), text::is_digits);
-}
 
 // A compute capability inside [min, max] of a row; a bound the table leaves empty is unknown,
 // so the row says nothing.
 bool cc_in(const std::string& cc, const std::string& min, const std::string& max) {
-  if (!is_dotted(cc) || !is_dotted(min) || !is_dotted(max)) return false;
+  if (!version::is_dotted(cc) || !version::is_dotted(min) || !version::is_dotted(max)) return false;
   return version::compare(cc, min) >= 0 && version::compare(cc, max) <= 0;
 }
 
@@ -46,57 +40,36 @@ Result<bool> answer_gpu(const kb::Kb& kb, const std::string& name, KbAnswer& ans
   const std::string cc = match->rows.front().get("compute_capability");
   answer.sections.push_back({"gpus", match->rows});
   // The toolkits that can build for it, and the framework builds that run on it.
-  auto arch = kb.table("cuda_arch_support");
-  if (!arch) return arch.error();
-  KbSection toolkits{"cuda_arch_support", {}};
-  for (size_t row = 0; row < (*arch)->size(); ++row) {
-    if (cc_in(cc, (*arch)->cell(row, "min_sm"), (*arch)->cell(row, "max_sm"))) {
-      auto rows = kb::rows_for_range(kb, "cuda_arch_support", "cuda_from", "cuda_to",
-                                     (*arch)->cell(row, "cuda_from"));
-      if (!rows) return rows.error();
-      for (auto& r : *rows) {
-        if (r.get("cuda_from") == (*arch)->cell(row, "cuda_from")) toolkits.rows.push_back(r);
-      }
-    }
+  if (auto r = add(answer, "cuda_arch_support",
+                   kb::rows_if(kb, "cuda_arch_support",
+                               [&](const kb::Row& row) {
+                                 return cc_in(cc, row.get("min_sm"), row.get("max_sm"));
+                               }));
+      !r) {
+    return r;
   }
-  answer.sections.push_back(std::move(toolkits));
-  auto min_cc = kb.table("framework_min_cc");
-  if (!min_cc) return min_cc.error();
-  KbSection frameworks{"framework_min_cc", {}};
-  for (size_t row = 0; row < (*min_cc)->size(); ++row) {
-    const std::string& minimum = (*min_cc)->cell(row, "min_cc");
-    if (is_dotted(minimum) && is_dotted(cc) && version::compare(cc, minimum) >= 0) {
-      auto rows = kb::rows_where(kb, "framework_min_cc", "family", (*min_cc)->cell(row, "family"));
-      if (!rows) return rows.error();
-      for (auto& r : *rows) {
-        if (r.get("version_from") == (*min_cc)->cell(row, "version_from") &&
-            r.get("min_cc") == minimum) {
-          frameworks.rows.push_back(r);
-        }
-      }
-    }
-  }
-  answer.sections.push_back(std::move(frameworks));
-  return true;
+  return add(answer, "framework_min_cc",
+             kb::rows_if(kb, "framework_min_cc", [&](const kb::Row& row) {
+               const std::string& minimum = row.get("min_cc");
+               return version::is_dotted(minimum) && version::is_dotted(cc) &&
+                      version::compare(cc, minimum) >= 0;
+             }));
 }
 
 Result<bool> answer_cuda(const kb::Kb& kb, const std::string& v, KbAnswer& answer) {
   // Releases whose full version is not sourced are found by their label ("11.4 Update 1").
-  auto table = kb.table("cuda_releases");
-  if (!table) return table.error();
-  KbSection found{"cuda_releases", {}};
-  for (size_t row = 0; row < (*table)->size(); ++row) {
-    const std::string& version = (*table)->cell(row, "version");
-    const std::string label_version = text::split((*table)->cell(row, "label"), ' ').front();
-    if (kb::version_has_prefix(version, v) ||
-        (version.empty() && kb::version_has_prefix(label_version, v))) {
-      auto rows = kb::rows_where(kb, "cuda_releases", "label", (*table)->cell(row, "label"));
-      if (!rows) return rows.error();
-      for (auto& r : *rows)
-        found.rows.push_back(std::move(r));
-    }
+  if (auto r = add(answer, "cuda_releases",
+                   kb::rows_if(kb, "cuda_releases",
+                               [&](const kb::Row& row) {
+                                 const std::string& version = row.get("version");
+                                 const std::string label =
+                                     text::split(row.get("label"), ' ').front();
+                                 return kb::version_has_prefix(version, v) ||
+                                        (version.empty() && kb::version_has_prefix(label, v));
+                               }));
+      !r) {
+    return r;
   }
-  answer.sections.push_back(std::move(found));
   const bool known = !answer.sections.back().rows.empty();
   const std::string major = text::split(v, '.').front();
   if (auto r = add(answer, "cuda_minor_compat",
@@ -146,28 +119,18 @@ Result<bool> answer_framework(const kb::Kb& kb, const std::string& spec_text, Kb
     known = !answer.sections.back().rows.empty();
   }
   // Minimum compute capability of the family's builds (jax-cuda12, jax-cuda13 for JAX).
-  auto min_cc = kb.table("framework_min_cc");
-  if (!min_cc) return min_cc.error();
-  KbSection cc{"framework_min_cc", {}};
-  for (size_t row = 0; row < (*min_cc)->size(); ++row) {
-    const std::string& family = (*min_cc)->cell(row, "family");
-    if (family != spec->family && !family.starts_with(spec->family + "-")) continue;
-    if (!v.empty()) {
-      auto in_range = kb::rows_for_range(kb, "framework_min_cc", "version_from", "version_to", v);
-      if (!in_range) return in_range.error();
-      const bool holds = std::any_of(in_range->begin(), in_range->end(), [&](const kb::Row& r) {
-        return r.get("family") == family &&
-               r.get("version_from") == (*min_cc)->cell(row, "version_from");
-      });
-      if (!holds) continue;
-    }
-    auto rows = kb::rows_where(kb, "framework_min_cc", "family", family);
-    if (!rows) return rows.error();
-    for (auto& r : *rows) {
-      if (r.get("version_from") == (*min_cc)->cell(row, "version_from")) cc.rows.push_back(r);
-    }
+  if (auto r = add(
+          answer, "framework_min_cc",
+          kb::rows_if(kb, "framework_min_cc",
+                      [&](const kb::Row& row) {
+                        const std::string& family = row.get("family");
+                        return (family == spec->family || family.starts_with(spec->family + "-")) &&
+                               (v.empty() || kb::version_in_range(v, row.get("version_from"),
+                                                                  row.get("version_to")));
+                      }));
+      !r) {
+    return r;
   }
-  answer.sections.push_back(std::move(cc));
   if (auto r = add(answer, "python_packages",
                    kb::rows_where(kb, "python_packages", "family", spec->family));
       !r) {
@@ -183,7 +146,7 @@ int run_kb(const KbArgs& args, const kb::Kb& kb, const kb::Messages& messages, b
   answer.kb_version = kb.version();
   answer.topic = args.topic;
   answer.argument = args.argument;
-  if ((args.topic == "cuda" || args.topic == "cudnn") && !is_dotted(args.argument)) {
+  if ((args.topic == "cuda" || args.topic == "cudnn") && !version::is_dotted(args.argument)) {
     std::fprintf(stderr, "gpuvet: %s\n",
                  messages.text("kb.error.version", {{"argument", args.argument}}).c_str());
     return 2;

@@ -34,4 +34,19 @@ bool agree(std::string_view a, std::string_view b) {
   return true;
 }
 
+bool is_dotted(std::string_view v) {
+  const auto parts = text::split(v, '.');
+  return std::all_of(parts.begin(), parts.end(), text::is_digits);
+}
+
+std::string prefix(std::string_view v, size_t parts) {
+  auto all = text::split(v, '.');
+  all.resize(std::min(parts, all.size()));
+  return text::join(all, ".");
+}
+
+std::string major(std::string_view v) {
+  return text::split(v, '.').front();
+}
+
 }  // namespace gpuvet::version

@@ -159,7 +159,6 @@ void LogReader::decode_utf16(std::string_view bytes, std::string& out) {
 
 Result<bool> LogReader::feed(std::string_view bytes) {
   if (stopped_) return true;
-  summary_.bytes += bytes.size();
   if (encoding_ == Encoding::unknown) {
     head_.append(bytes);
     if (head_.size() < 3 && bytes.size() > 0) return true;
@@ -179,14 +178,12 @@ Result<bool> LogReader::feed(std::string_view bytes) {
     const std::string pending(head);
     head_.clear();
     head_.shrink_to_fit();
-    summary_.bytes -= bytes.size();
-    return feed_decoded(pending, bytes.size());
+    return feed_decoded(pending);
   }
-  return feed_decoded(bytes, 0);
+  return feed_decoded(bytes);
 }
 
-Result<bool> LogReader::feed_decoded(std::string_view bytes, size_t counted) {
-  summary_.bytes += counted;
+Result<bool> LogReader::feed_decoded(std::string_view bytes) {
   if (encoding_ == Encoding::utf8) return feed_utf8(bytes);
   std::string decoded;
   decode_utf16(bytes, decoded);

@@ -19,7 +19,6 @@ using LineSink = std::function<bool(size_t line_number, std::string_view line)>;
 
 struct ReadSummary {
   size_t lines = 0;
-  size_t bytes = 0;
   bool had_text = false;  // some line with a non-space character
 };
 
@@ -39,7 +38,7 @@ class LogReader {
  private:
   enum class Encoding { unknown, utf8, utf16le, utf16be };
   Result<bool> feed_utf8(std::string_view bytes);
-  Result<bool> feed_decoded(std::string_view bytes, size_t counted);
+  Result<bool> feed_decoded(std::string_view bytes);
   void decode_utf16(std::string_view bytes, std::string& out);
   void end_line();
 

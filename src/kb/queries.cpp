@@ -44,11 +44,6 @@ size_t edit_distance(std::string_view a, std::string_view b) {
   return previous[b.size()];
 }
 
-bool is_dotted(std::string_view v) {
-  const auto parts = text::split(v, '.');
-  return !parts.empty() && std::all_of(parts.begin(), parts.end(), text::is_digits);
-}
-
 }  // namespace
 
 const std::string& Row::get(std::string_view column) const {
@@ -129,53 +124,46 @@ bool version_has_prefix(std::string_view version, std::string_view prefix) {
   return true;
 }
 
-Result<std::vector<Row>> rows_for_version(const Kb& kb, const std::string& table,
-                                          std::string_view column, std::string_view version) {
+Result<std::vector<Row>> rows_if(const Kb& kb, const std::string& table,
+                                 const std::function<bool(const Row&)>& keep) {
   auto t = kb.table(table);
   if (!t) return t.error();
   std::vector<Row> out;
   for (size_t row = 0; row < (*t)->size(); ++row) {
-    if (version_has_prefix((*t)->cell(row, column), version)) {
-      out.push_back(row_of(**t, table, row));
-    }
+    Row r = row_of(**t, table, row);
+    if (keep(r)) out.push_back(std::move(r));
   }
   return out;
+}
+
+bool version_in_range(std::string_view version, std::string_view from, std::string_view to) {
+  if (!version::is_dotted(from)) return false;
+  // Some version with the prefix lies in the range: the prefix is not below `from` cut to its
+  // length, and not above `to`.
+  const size_t parts = text::split(version, '.').size();
+  const bool after_start = version::compare(version, version::prefix(from, parts)) >= 0;
+  const bool before_end =
+      !version::is_dotted(to) || version::compare(version, version::prefix(to, parts)) <= 0;
+  return after_start && before_end;
+}
+
+Result<std::vector<Row>> rows_for_version(const Kb& kb, const std::string& table,
+                                          std::string_view column, std::string_view version) {
+  return rows_if(kb, table,
+                 [&](const Row& r) { return version_has_prefix(r.get(column), version); });
 }
 
 Result<std::vector<Row>> rows_for_range(const Kb& kb, const std::string& table,
                                         std::string_view from_column, std::string_view to_column,
                                         std::string_view version) {
-  auto t = kb.table(table);
-  if (!t) return t.error();
-  std::vector<Row> out;
-  for (size_t row = 0; row < (*t)->size(); ++row) {
-    const std::string& from = (*t)->cell(row, from_column);
-    const std::string& to = (*t)->cell(row, to_column);
-    if (!is_dotted(from)) continue;
-    // The range holds some version with the prefix: the prefix is not below `from` once cut to
-    // its length, and not above `to`.
-    const auto cut = [&](std::string_view v) {
-      const auto parts = text::split(v, '.');
-      const size_t n = text::split(version, '.').size();
-      return text::join(
-          std::vector<std::string>(parts.begin(), parts.begin() + std::min(n, parts.size())), ".");
-    };
-    const bool after_start = version::compare(version, cut(from)) >= 0;
-    const bool before_end = !is_dotted(to) || version::compare(version, cut(to)) <= 0;
-    if (after_start && before_end) out.push_back(row_of(**t, table, row));
-  }
-  return out;
+  return rows_if(kb, table, [&](const Row& r) {
+    return version_in_range(version, r.get(from_column), r.get(to_column));
+  });
 }
 
 Result<std::vector<Row>> rows_where(const Kb& kb, const std::string& table, std::string_view column,
                                     std::string_view value) {
-  auto t = kb.table(table);
-  if (!t) return t.error();
-  std::vector<Row> out;
-  for (size_t row = 0; row < (*t)->size(); ++row) {
-    if ((*t)->cell(row, column) == value) out.push_back(row_of(**t, table, row));
-  }
-  return out;
+  return rows_if(kb, table, [&](const Row& r) { return r.get(column) == value; });
 }
 
 Result<FrameworkSpec> parse_framework_spec(std::string_view spec) {
@@ -192,7 +180,7 @@ Result<FrameworkSpec> parse_framework_spec(std::string_view spec) {
   out.family = family;
   if (eq != std::string_view::npos) {
     const std::string version(text::trim(spec.substr(eq + 2)));
-    if (!is_dotted(version)) {
+    if (!version::is_dotted(version)) {
       return make_error(fmt::format("\"{}\" is not a version (e.g. {}==2.1)", version, family));
     }
     out.version = version;

@@ -2,6 +2,7 @@
 // Questions to the knowledge base that `gpuvet kb`, the checks and `plan` share: a GPU by name,
 // the releases of a CUDA or cuDNN version, a framework's builds. Answers are rows of data/ with
 // their sources; nothing is computed that the tables do not say.
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -37,6 +38,12 @@ Result<std::vector<Row>> rows_for_version(const Kb& kb, const std::string& table
 Result<std::vector<Row>> rows_for_range(const Kb& kb, const std::string& table,
                                         std::string_view from_column, std::string_view to_column,
                                         std::string_view version);
+// The rows `keep` accepts.
+Result<std::vector<Row>> rows_if(const Kb& kb, const std::string& table,
+                                 const std::function<bool(const Row&)>& keep);
+// Whether some version with this prefix lies in [from, to]; an empty `to` is open, an empty or
+// non-numeric `from` holds nothing.
+bool version_in_range(std::string_view version, std::string_view from, std::string_view to);
 // Rows whose column equals value exactly.
 Result<std::vector<Row>> rows_where(const Kb& kb, const std::string& table, std::string_view column,
                                     std::string_view value);

@@ -1053,8 +1053,7 @@ class PythonProbe {
     if (const auto* cudnn = wheel(env, "cudnn"); cudnn && cudnn->lib_dir) {
       if (has_cudnn_at(*cudnn->lib_dir)) return;
       CudnnFact c;
-      const auto parts = text::split(cudnn->version, '.');
-      c.version = parts.size() > 3 ? parts[0] + "." + parts[1] + "." + parts[2] : cudnn->version;
+      c.version = version::prefix(cudnn->version, 3);  // 8.9.2.26 -> 8.9.2
       c.location = *cudnn->lib_dir;
       c.source = "pip";
       facts_.cudnn.push_back(std::move(c));

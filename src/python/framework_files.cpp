@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/text.hpp"
+#include "core/version.hpp"
 #include "python/metadata.hpp"
 #include "python/python_literal.hpp"
 
@@ -31,14 +32,6 @@ std::optional<bool> bool_of(const PyValue* v) {
   return v ? v->as_bool() : std::nullopt;
 }
 
-bool is_dotted_version(std::string_view s) {
-  const auto parts = text::split(s, '.');
-  for (const auto& part : parts) {
-    if (!text::is_digits(part)) return false;
-  }
-  return !parts.empty();
-}
-
 void add_strings(const PyValue* v, std::vector<std::string>& out) {
   if (!v) return;
   if (v->kind == PyValue::Kind::list) {
@@ -63,14 +56,14 @@ std::optional<std::string> tensorflow_cuda_version(std::string_view value) {
     return std::string(digits.substr(0, digits.size() - 1)) + "." +
            std::string(digits.substr(digits.size() - 1));
   }
-  if (!is_dotted_version(value)) return std::nullopt;
+  if (!version::is_dotted(value)) return std::nullopt;
   return major_minor(value);
 }
 
 std::optional<std::string> tensorflow_cudnn_version(std::string_view value) {
   value = text::trim(value);
   if (value.starts_with("64_")) value = value.substr(3);
-  if (!is_dotted_version(value)) return std::nullopt;
+  if (!version::is_dotted(value)) return std::nullopt;
   return major_minor(value);
 }
 
@@ -132,7 +125,7 @@ std::optional<BuildDeclaration> parse_torch_version(std::string_view source) {
   const PyValue* cuda = find(vars, nullptr, "cuda");
   const PyValue* hip = find(vars, nullptr, "hip");
   if (!d.version && !cuda && !hip) return std::nullopt;
-  if (auto v = string_of(cuda); v && is_dotted_version(*v)) d.cuda = major_minor(*v);
+  if (auto v = string_of(cuda); v && version::is_dotted(*v)) d.cuda = major_minor(*v);
   if (auto v = string_of(hip)) d.rocm = *v;
   // The file names both: a value means that build, None means not.
   if (cuda) d.cuda_build = d.cuda.has_value();
@@ -156,10 +149,10 @@ std::optional<BuildDeclaration> parse_paddle_version(std::string_view source) {
   d.version = string_of(find(vars, nullptr, "full_version"));
   // A CPU build writes 'False' where a GPU build writes the version.
   if (auto v = string_of(find(vars, nullptr, "cuda_version"))) {
-    if (is_dotted_version(*v)) d.cuda = major_minor(*v);
+    if (version::is_dotted(*v)) d.cuda = major_minor(*v);
   }
   if (auto v = string_of(find(vars, nullptr, "cudnn_version"))) {
-    if (is_dotted_version(*v)) d.cudnn = major_minor(*v);
+    if (version::is_dotted(*v)) d.cudnn = major_minor(*v);
   }
   if (auto gpu = bool_of(find(vars, nullptr, "with_gpu"))) {
     d.cuda_build = *gpu;
@@ -179,12 +172,12 @@ std::optional<BuildDeclaration> parse_cupy_wheel_json(std::string_view text) {
     // "12.x" is any CUDA 12; "10.2" that release.
     std::string cuda = it->get<std::string>();
     if (cuda.ends_with(".x")) cuda.resize(cuda.size() - 2);
-    if (is_dotted_version(cuda)) d.cuda = major_minor(cuda);
+    if (version::is_dotted(cuda)) d.cuda = major_minor(cuda);
   }
   if (const auto it = doc.find("cudnn"); it != doc.end() && it->is_object()) {
     const auto version = it->find("version");
     if (version != it->end() && version->is_string() &&
-        is_dotted_version(version->get<std::string>())) {
+        version::is_dotted(version->get<std::string>())) {
       d.cudnn = major_minor(version->get<std::string>());
     }
   }

@@ -4,6 +4,7 @@
 #include <cctype>
 
 #include "core/text.hpp"
+#include "core/version.hpp"
 
 namespace gpuvet::python {
 
@@ -217,10 +218,8 @@ std::vector<std::string> condarc_envs_dirs(std::string_view text) {
   return dirs;
 }
 
-std::string major_minor(std::string_view version) {
-  const auto parts = text::split(version, '.');
-  if (parts.size() < 2) return std::string(version);
-  return parts[0] + "." + parts[1];
+std::string major_minor(std::string_view v) {
+  return version::prefix(v, 2);
 }
 
 }  // namespace gpuvet::python

@@ -21,11 +21,6 @@ const Table& table(const std::string& name) {
   return t.ok() ? **t : empty;
 }
 
-bool dotted(const std::string& v) {
-  const auto parts = text::split(v, '.');
-  return !parts.empty() && std::all_of(parts.begin(), parts.end(), text::is_digits);
-}
-
 // Columns holding versions: empty (unknown) or dotted numbers.
 TEST(KbIntegrity, VersionColumnsParse) {
   const std::map<std::string, std::vector<std::string>> columns = {
@@ -47,7 +42,7 @@ TEST(KbIntegrity, VersionColumnsParse) {
       ASSERT_TRUE(t.has_column(column)) << name << "." << column;
       for (size_t row = 0; row < t.size(); ++row) {
         const std::string& v = t.cell(row, column);
-        EXPECT_TRUE(v.empty() || dotted(v))
+        EXPECT_TRUE(v.empty() || version::is_dotted(v))
             << t.name() << ":" << t.line_of(row) << " " << column << " = \"" << v << "\"";
       }
     }
@@ -97,7 +92,7 @@ TEST(KbIntegrity, RangesAreOrdered) {
     for (size_t row = 0; row < t.size(); ++row) {
       const std::string& a = t.cell(row, from);
       const std::string& b = t.cell(row, to);
-      if (dotted(a) && dotted(b)) {
+      if (version::is_dotted(a) && version::is_dotted(b)) {
         EXPECT_LE(version::compare(a, b), 0) << t.name() << ":" << t.line_of(row);
       }
     }
