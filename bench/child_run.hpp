@@ -20,10 +20,14 @@ struct ChildRun {
   double max_rss_mb = 0;
 };
 
-inline ChildRun run_child(std::vector<std::string> args) {
+// Standard output goes to stdout_path. Not /dev/null for grep: GNU grep notices it and stops at
+// the first match, as with -q.
+inline ChildRun run_child(std::vector<std::string> args,
+                          const std::string& stdout_path = "/dev/null") {
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, 1, stdout_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
+                                   0644);
   posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
   std::vector<char*> argv;
   for (auto& a : args)
