@@ -11,10 +11,15 @@ cmake --preset dev >/dev/null
 cmake --build --preset dev --target gpuvet_core >/dev/null  # generates the embedded data
 out=build/fuzz
 mkdir -p "$out/corpus"
-sources=(src/explain/*.cpp src/kb/*.cpp src/core/*.cpp src/system/paths.cpp
-         build/dev/generated/embedded_data.cpp tests/fuzz/explain_fuzz.cpp)
+# The literal scan's platform file, as CMake picks it.
+case "$(uname -m)" in
+  x86_64|i?86) teddy=(src/explain/teddy_x86.cpp -mssse3) ;;
+  *) teddy=(src/explain/teddy_generic.cpp) ;;
+esac
+sources=(src/explain/{explain,log_reader,signatures,literal_filter}.cpp src/kb/*.cpp src/core/*.cpp
+         src/system/paths.cpp build/dev/generated/embedded_data.cpp tests/fuzz/explain_fuzz.cpp)
 clang++ -std=c++20 -O1 -g -fsanitize=fuzzer,address,undefined -Isrc -DGPUVET_VERSION='"fuzz"' \
-  "${sources[@]}" -lfmt -lre2 -lpthread -o "$out/explain_fuzz"
+  "${sources[@]}" "${teddy[@]}" -lfmt -lre2 -lpthread -o "$out/explain_fuzz"
 python3 - "$out/corpus" <<'PY'
 import csv, json, os, sys
 out = sys.argv[1]

@@ -22,15 +22,17 @@ struct ReadSummary {
   bool had_text = false;  // some line with a non-space character
 };
 
+// Where in a run of lines something of interest could first be: an offset, or npos for nowhere.
+using CandidateFinder = std::function<size_t(std::string_view)>;
+
 // Feeds bytes in any chunking; decodes, splits and cleans lines.
 class LogReader {
  public:
   explicit LogReader(LineSink sink) : sink_(std::move(sink)) {}
-  // A fast path for big logs: whole runs of complete lines the filter rejects are counted, not
-  // delivered line by line (explain passes "could any signature match in here?").
-  void set_block_filter(std::function<bool(std::string_view)> filter) {
-    block_filter_ = std::move(filter);
-  }
+  // A fast path for big logs: of the complete lines in a chunk, only those holding a candidate
+  // (and those with escape sequences, which could split a message) are delivered; the others are
+  // counted (explain passes "where could a signature match?").
+  void set_candidate_finder(CandidateFinder finder) { finder_ = std::move(finder); }
   // An error for binary input (NUL bytes in UTF-8 text, or undecodable UTF-16).
   Result<bool> feed(std::string_view bytes);
   Result<ReadSummary> finish();
@@ -43,8 +45,10 @@ class LogReader {
   void end_line();
 
   void take_line_bytes(std::string_view bytes);
+  size_t skip_to_candidates(std::string_view bytes, size_t pos);
+  void count_skipped(std::string_view lines);
   LineSink sink_;
-  std::function<bool(std::string_view)> block_filter_;
+  CandidateFinder finder_;
   Encoding encoding_ = Encoding::unknown;
   std::string head_;  // the first bytes, until the encoding is known
   std::string line_;  // the line being assembled
@@ -61,8 +65,8 @@ std::string clean_line(std::string_view line);
 
 // Reads a file ("-" is standard input) through a LogReader. Errors name the file.
 Result<ReadSummary> read_log_file(const std::string& path, const LineSink& sink,
-                                  std::function<bool(std::string_view)> block_filter = {});
+                                  CandidateFinder finder = {});
 Result<ReadSummary> read_log_text(std::string_view text, const LineSink& sink,
-                                  std::function<bool(std::string_view)> block_filter = {});
+                                  CandidateFinder finder = {});
 
 }  // namespace gpuvet::explain

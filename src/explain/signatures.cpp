@@ -109,11 +109,9 @@ Result<Signatures> Signatures::load(const kb::Kb& kb) {
   return s;
 }
 
-bool Signatures::matches_any(std::string_view text) const {
-  if (engine_->literals && engine_->literals->filters() && !engine_->literals->any_in(text)) {
-    return false;
-  }
-  return engine_->set->Match(text, nullptr);
+size_t Signatures::first_candidate(std::string_view text) const {
+  if (engine_->literals && engine_->literals->filters()) return engine_->literals->find(text);
+  return engine_->set->Match(text, nullptr) ? 0 : std::string_view::npos;
 }
 
 std::vector<SignatureHit> Signatures::match(std::string_view line) const {

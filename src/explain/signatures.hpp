@@ -45,8 +45,9 @@ class Signatures {
   const std::vector<Signature>& all() const { return signatures_; }
   // Every signature the line matches, with its captures.
   std::vector<SignatureHit> match(std::string_view line) const;
-  // Whether any signature matches somewhere in the text (many lines at once: the fast path).
-  bool matches_any(std::string_view text) const;
+  // Where in the text (many lines at once: the fast path) a signature could first match: the
+  // offset of a required literal, or npos when no signature matches anywhere in it.
+  size_t first_candidate(std::string_view text) const;
 
  private:
   Signatures();

@@ -1,11 +1,15 @@
 // libFuzzer target for explain's log reader, signature engine and reasoning: whatever the bytes
 // (huge lines, NULs, invalid UTF-8 or UTF-16, escape sequences), no crash, no hang, bounded
-// evidence. Built and run by scripts/fuzz.sh (clang -fsanitize=fuzzer,address,undefined).
+// evidence; and the two literal scans (Teddy, Wu-Manber) give the same answer. Built and run by
+// scripts/fuzz.sh (clang -fsanitize=fuzzer,address,undefined).
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "explain/explain.hpp"
+#include "explain/literal_filter.hpp"
 #include "explain/log_reader.hpp"
 #include "kb/kb.hpp"
 #include "kb/messages.hpp"
@@ -19,6 +23,15 @@ struct Setup {
     auto loaded = gpuvet::explain::Signatures::load(kb);
     return std::move(loaded).value();
   }();
+  std::vector<std::string> literals = [this] {
+    std::vector<std::string> all;
+    for (const auto& sig : signatures.all())
+      all.insert(all.end(), sig.literals.begin(), sig.literals.end());
+    return all;
+  }();
+  gpuvet::explain::LiteralFilter teddy{literals, gpuvet::explain::LiteralFilter::Scan::teddy};
+  gpuvet::explain::LiteralFilter wu_manber{literals,
+                                           gpuvet::explain::LiteralFilter::Scan::wu_manber};
 };
 
 const Setup& setup() {
@@ -31,11 +44,13 @@ const Setup& setup() {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const Setup& s = setup();
   const std::string_view bytes(reinterpret_cast<const char*>(data), size);
+  if (s.teddy.find(bytes) != s.wu_manber.find(bytes)) __builtin_trap();
   gpuvet::explain::Collector collector(s.signatures);
   // Split the input at a byte it chooses, so that chunk boundaries are fuzzed too.
   gpuvet::explain::LogReader reader(
       [&](std::size_t n, std::string_view line) { return collector.on_line(n, line); });
-  reader.set_block_filter([&](std::string_view block) { return s.signatures.matches_any(block); });
+  reader.set_candidate_finder(
+      [&](std::string_view lines) { return s.signatures.first_candidate(lines); });
   const std::size_t cut = size == 0 ? 0 : data[0] % (size + 1);
   if (reader.feed(bytes.substr(0, cut)) && reader.feed(bytes.substr(cut))) (void)reader.finish();
   const auto causes = gpuvet::explain::reason(collector.causes(), s.kb, s.messages, std::nullopt);

@@ -91,14 +91,18 @@ TEST(LogReader, HugeLinesAreCutNotKept) {
   EXPECT_EQ(lines[1], "next");
 }
 
-// The fast path (blocks no signature matches are only counted) finds the same lines at the same
-// line numbers as reading line by line, whatever the chunking.
-TEST(LogReader, BlockFilterKeepsLineNumbers) {
+// The fast path (only lines with a candidate literal or an escape sequence are delivered) finds
+// the same lines at the same line numbers as reading line by line, whatever the chunking, and
+// delivers few lines.
+TEST(LogReader, CandidateFinderKeepsLineNumbers) {
   std::string log;
   for (int i = 0; i < 20000; ++i) {
-    log += "epoch " + std::to_string(i) + " loss 0.1\n";
+    log += "epoch " + std::to_string(i) + " loss 0.1\r\n";
     if (i == 7777) log += "RuntimeError: CUDA out of memory. Tried to allocate\n";
+    if (i == 7778) log += "could not parse the config, carrying on\n";  // a literal, no match
+    if (i == 9000) log += std::string(kMaxLineBytes + 10, '=') + "\n";
     if (i == 15000) log += "\x1b[31mCould not load dynamic library 'cudnn64_8.dll'\x1b[0m\n";
+    if (i == 15001) log += "Could not load dynamic library 'libcudart.so.11.0'; dlerror\n";
   }
   std::vector<size_t> expected;
   {
@@ -109,20 +113,27 @@ TEST(LogReader, BlockFilterKeepsLineNumbers) {
     ASSERT_TRUE(plain.feed(log).ok());
     ASSERT_TRUE(plain.finish().ok());
   }
-  ASSERT_EQ(expected, (std::vector<size_t>{7779, 15003}));
-  for (const size_t chunk : {size_t{13}, size_t{4096}, size_t{65536}}) {
+  ASSERT_EQ(expected, (std::vector<size_t>{7779, 15005, 15007}));
+  for (const size_t chunk : {size_t{13}, size_t{4096}, size_t{65536}, log.size()}) {
     std::vector<size_t> found;
+    size_t delivered = 0;
     LogReader fast([&](size_t n, std::string_view line) {
+      ++delivered;
       if (!signatures().match(line).empty()) found.push_back(n);
       return true;
     });
-    fast.set_block_filter([](std::string_view block) { return signatures().matches_any(block); });
+    fast.set_candidate_finder(
+        [](std::string_view lines) { return signatures().first_candidate(lines); });
     for (size_t i = 0; i < log.size(); i += chunk)
       ASSERT_TRUE(fast.feed(std::string_view(log).substr(i, chunk)).ok());
     auto summary = fast.finish();
     ASSERT_TRUE(summary.ok());
     EXPECT_EQ(found, expected) << chunk;
-    EXPECT_EQ(summary->lines, 20002u) << chunk;
+    EXPECT_EQ(summary->lines, 20005u) << chunk;
+    // Whole chunks: the candidate lines, and the one left open at each chunk's end.
+    if (chunk >= 4096) {
+      EXPECT_LT(delivered, 4 + 2 * (log.size() / chunk + 1)) << chunk;
+    }
   }
 }
 
@@ -171,6 +182,89 @@ TEST(LiteralFilter, FindsAnyLiteralIgnoringCaseAndSkipsTheRest) {
     std::string t = text;
     t.replace(at, 13, "out of memory");
     EXPECT_TRUE(f.any_in(t)) << at;
+  }
+}
+
+// The SIMD Teddy scan offers exactly the candidates the byte-at-a-time one does, in order.
+TEST(LiteralFilter, SimdTeddyOffersTheScalarCandidates) {
+  if (!teddy::simd_supported()) GTEST_SKIP() << "no SIMD Teddy scan on this CPU";
+  teddy::Masks masks;
+  const std::vector<std::string> literals = {"could", "nccl", "out_",
+                                             "ptxa",  "[cud", "\xE4\xB8\xAD "};
+  for (size_t i = 0; i < literals.size(); ++i)
+    teddy::add_literal(masks, reinterpret_cast<const unsigned char*>(literals[i].data()), i);
+  struct Seen {
+    std::vector<std::pair<size_t, std::uint8_t>> candidates;
+    size_t accept_at;
+  };
+  const teddy::Verify record = [](const void* context, size_t position, std::uint8_t buckets) {
+    auto& seen = *static_cast<Seen*>(const_cast<void*>(context));
+    seen.candidates.emplace_back(position, buckets);
+    return position == seen.accept_at;
+  };
+  std::mt19937 rng(5);
+  const std::string alphabet = "cdlnoptuxCOUL_[{@`\xE4\xB8\xAD ";
+  for (int round = 0; round < 2000; ++round) {
+    std::string text(rng() % 200, ' ');
+    for (char& c : text)
+      c = alphabet[rng() % alphabet.size()];
+    const auto* data = reinterpret_cast<const unsigned char*>(text.data());
+    const size_t from = text.empty() ? 0 : rng() % (text.size() + 1);
+    const size_t accept_at = rng() % 2 ? rng() % (text.size() + 1) : text.size();
+    Seen scalar{{}, accept_at};
+    Seen simd{{}, accept_at};
+    const size_t a = teddy::find_scalar(masks, data, text.size(), from, record, &scalar);
+    const size_t b = teddy::find(masks, data, text.size(), from, record, &simd);
+    ASSERT_EQ(a, b) << round;
+    ASSERT_EQ(scalar.candidates, simd.candidates) << round;
+  }
+}
+
+// Both scans against a byte-by-byte search, on texts from an alphabet where case and the bit-5
+// pairs (@ `, [ {, ^ ~) collide, with literals planted at random offsets and in random case.
+TEST(LiteralFilter, BothScansFindTheLeftmostLiteral) {
+  const std::vector<std::string> literals = {"could not ",
+                                             "out of memory",
+                                             "no kernel image",
+                                             "nccl warn",
+                                             "[cuDNN]`x",
+                                             "ptxas returned",
+                                             "\xE4\xB8\xAD\xE6\x96\x87"
+                                             "abc"};
+  const auto naive = [&](std::string_view text) {
+    const auto lower = [](std::string_view in) {
+      std::string out(in);
+      for (char& c : out)
+        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      return out;
+    };
+    const std::string t = lower(text);
+    size_t best = std::string_view::npos;
+    for (const auto& literal : literals)
+      best = std::min(best, t.find(lower(literal)));
+    return best;
+  };
+  const std::string alphabet = "abcdeknoprstuwxCDKNOTU @`[{^~_.0\xE4\xB8\xAD";
+  std::mt19937 rng(11);
+  const LiteralFilter teddy(literals, LiteralFilter::Scan::teddy);
+  const LiteralFilter wu_manber(literals, LiteralFilter::Scan::wu_manber);
+  const LiteralFilter best(literals);
+  for (int round = 0; round < 3000; ++round) {
+    std::string text(rng() % 300, ' ');
+    for (char& c : text)
+      c = alphabet[rng() % alphabet.size()];
+    for (unsigned plant = rng() % 3; plant > 0 && !text.empty(); --plant) {
+      std::string literal = literals[rng() % literals.size()];
+      for (char& c : literal) {
+        if (rng() % 2) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+      }
+      if (rng() % 4 == 0) literal.pop_back();  // a near miss
+      text.insert(rng() % text.size(), literal);
+    }
+    const size_t expected = naive(text);
+    ASSERT_EQ(teddy.find(text), expected) << round << ": " << text;
+    ASSERT_EQ(wu_manber.find(text), expected) << round << ": " << text;
+    ASSERT_EQ(best.find(text), expected) << round << ": " << text;
   }
 }
 
