@@ -63,6 +63,9 @@ std::string gpu_key(std::string_view name) {
   std::vector<std::string> kept;
   for (const auto& w : words(spaced)) {
     if (w == "nvidia" || w == "geforce") continue;
+    // A memory size ("GeForce GTX 1060 6GB", as drivers name boards) is not part of the GPU's
+    // name in the table: the 3 GB and 6 GB boards are one GPU.
+    if (w.size() > 2 && w.ends_with("gb") && text::is_digits(w.substr(0, w.size() - 2))) continue;
     kept.push_back(w);
   }
   return text::join(kept, " ");

@@ -171,7 +171,12 @@ TEST(KbQueries, GpuNamesMatchLooselyAndUnknownNamesGetTheClosest) {
   ASSERT_FALSE(unknown->closest.empty());
   EXPECT_NE(std::find(unknown->closest.begin(), unknown->closest.end(), "GeForce RTX 3060"),
             unknown->closest.end());
-  EXPECT_EQ(gpu_key("NVIDIA GeForce GTX 1060 6GB"), "gtx 1060 6gb");
+  // Boards are named with their memory by the driver; the table names the GPU.
+  EXPECT_EQ(gpu_key("NVIDIA GeForce GTX 1060 6GB"), "gtx 1060");
+  auto board = find_gpu(kb, "GeForce GTX 1060 6GB");
+  ASSERT_TRUE(board.ok());
+  ASSERT_EQ(board->rows.size(), 1u);
+  EXPECT_EQ(board->rows[0].get("compute_capability"), "6.1");
 }
 
 TEST(KbQueries, VersionPrefixesAndRanges) {
