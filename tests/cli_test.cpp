@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <nlohmann/json.hpp>
 
 #include "cli_support.hpp"
@@ -25,7 +26,7 @@ TEST(Cli, VersionAndHelpForEveryVerb) {
   EXPECT_EQ(version.status, 0);
   EXPECT_EQ(version.out,
             "gpuvet 0.1.0 (knowledge base " + testing::embedded_kb().version() + ")\n");
-  for (const char* verb : {"", "check ", "snapshot ", "kb ", "kb gpu ", "explain "}) {
+  for (const char* verb : {"", "check ", "snapshot ", "kb ", "kb gpu ", "explain ", "plan "}) {
     const Outcome help = gpuvet(std::string(verb) + "--help");
     EXPECT_EQ(help.status, 0) << verb;
     EXPECT_NE(help.out.find("Usage"), std::string::npos) << verb;
@@ -378,6 +379,77 @@ TEST(LiveMachine, NoGpuIsTheRootNotTheDriver) {
   if (!stubs.empty()) {
     EXPECT_EQ(doc["facts"]["driver"]["stub_cuinit_code"], 34) << "cuInit of the stub";
     EXPECT_EQ(stubs.size(), 1u) << "one stub, not one per link to it";
+  }
+}
+
+TEST(CliPlan, ExitStatusSaysWhetherTheWishIsFeasible) {
+  const Outcome ok = gpuvet(
+      "plan tensorflow==2.1 --os windows --gpu \"GTX 1060\" --driver 452.06 --python 3.7 "
+      "--json");
+  EXPECT_EQ(ok.status, 0) << ok.err;
+  const auto doc = nlohmann::json::parse(ok.out);
+  EXPECT_EQ(doc["schema"], "gpuvet.plan/1");
+  EXPECT_TRUE(doc["feasible"].get<bool>());
+  EXPECT_EQ(doc["request"]["compute_capability"], "6.1");
+  EXPECT_EQ(doc["options"][0]["package"], "tensorflow-gpu==2.1.0");
+  EXPECT_EQ(doc["options"][0]["min_driver"], "418.96");
+
+  const Outcome no = gpuvet(
+      "plan tensorflow==2.15 --os windows --cc 8.6 --driver 546.12 "
+      "--python 3.10 --no-color");
+  EXPECT_EQ(no.status, 1);
+  EXPECT_NE(no.out.find("framework.windows_native_gpu_unsupported"), std::string::npos) << no.out;
+  EXPECT_NE(no.out.find("wsl --install"), std::string::npos) << no.out;
+
+  const Outcome zh = gpuvet(
+      "plan pytorch==2.1 --os linux --cc 8.6 --driver 535.104.05 "
+      "--python 3.10 --lang zh --no-color");
+  EXPECT_EQ(zh.status, 0);
+  EXPECT_NE(zh.out.find("方案"), std::string::npos) << zh.out;
+  EXPECT_NE(zh.out.find("--index-url https://download.pytorch.org/whl/"), std::string::npos);
+}
+
+TEST(CliPlan, OpenFieldsComeFromTheSnapshot) {
+  const std::string snapshot =
+      std::string(GPUVET_SCENARIO_DIR) + "/windows10_gtx1060_tf21_all_green/snapshot.json";
+  const Outcome from_snapshot = gpuvet("plan tensorflow==2.1 --json --snapshot " + snapshot);
+  EXPECT_EQ(from_snapshot.status, 0) << from_snapshot.err;
+  const auto doc = nlohmann::json::parse(from_snapshot.out);
+  EXPECT_EQ(doc["request"]["os"], "windows");
+  EXPECT_EQ(doc["request"]["driver"], "452.06");
+  const Outcome from_flags =
+      gpuvet("plan tensorflow==2.1 --json --os windows --gpu \"" +
+             doc["request"]["gpu"].get<std::string>() + "\" --driver 452.06 --python " +
+             doc["request"]["python"].get<std::string>());
+  EXPECT_EQ(from_flags.out, from_snapshot.out);
+}
+
+TEST(CliPlan, WriteDirectoryGetsTheEnvironmentFiles) {
+  testing::TempDir dir;
+  const Outcome run = gpuvet(
+      "plan torch==2.1 --os linux --cc 8.6 --driver 535.104.05 "
+      "--python 3.10 --no-color --write " +
+      dir.path() + "/env");
+  EXPECT_EQ(run.status, 0) << run.err;
+  for (const char* name : {"requirements.txt", "environment.yml", "activate-gpu.sh"}) {
+    EXPECT_TRUE(std::filesystem::exists(dir.path() + "/env/" + name)) << name;
+  }
+  EXPECT_NE(run.out.find("requirements.txt"), std::string::npos) << run.out;
+}
+
+TEST(CliPlan, BadRequestsAreOneLineWithExitTwo) {
+  for (const char* args :
+       {"plan", "plan caffe", "plan cupy --os linux", "plan tensorflow==9.9 --os linux",
+        "plan tensorflow==2.x", "plan torch --os mac", "plan torch --cc 86",
+        "plan torch --cc 8.6.1", "plan torch --gpu \"RTX 3061 Ultra\" --os linux",
+        "plan torch --gpu x --cc 8.6", "plan torch --driver 5a5", "plan torch --python three",
+        "plan jax==0.4.20 --os linux", "plan torch --snapshot /nonexistent.json",
+        "plan torch --cuda 99.9 --os linux --cc 8.6 "
+        "--driver 550.54.14 --python 3.10"}) {
+    const Outcome run = gpuvet(args);
+    EXPECT_EQ(run.status, 2) << args << ": " << run.out;
+    EXPECT_EQ(line_count(run.err), 1u) << args << ": " << run.err;
+    EXPECT_TRUE(run.out.empty()) << args;
   }
 }
 

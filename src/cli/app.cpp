@@ -10,6 +10,7 @@
 
 #include "cli/explain_verb.hpp"
 #include "cli/kb_verb.hpp"
+#include "cli/plan_verb.hpp"
 #include "cli/terminal.hpp"
 #include "explain/signatures.hpp"
 #include "gpu/native_query.hpp"
@@ -293,6 +294,35 @@ int run(std::vector<std::string> args) {
   bool export_patterns = false;  // hidden: the benchmark's grep baseline
   explain_cmd->add_flag("--export-patterns", export_patterns, "")->group("");
 
+  PlanArgs plan_args;
+  std::string plan_kb_dir;
+  std::string plan_lang;
+  bool plan_no_color = false;
+  CLI::App* plan_cmd = app.add_subcommand(
+      "plan",
+      "The framework, CUDA, cuDNN, Python and driver versions that go together, with steps");
+  plan_cmd
+      ->add_option("FRAMEWORK", plan_args.spec,
+                   "tensorflow, torch (pytorch) or jax, optionally ==VERSION (a prefix)")
+      ->required();
+  plan_cmd->add_option("--os", plan_args.os, "windows, linux or wsl2 (default: this machine's)")
+      ->check(CLI::IsMember({"windows", "linux", "wsl2"}));
+  auto* plan_gpu = plan_cmd->add_option("--gpu", plan_args.gpu, "A GPU by name (\"RTX 3060\")");
+  plan_cmd->add_option("--cc", plan_args.cc, "The GPU's compute capability, X.Y")
+      ->excludes(plan_gpu);
+  plan_cmd->add_option("--driver", plan_args.driver, "The NVIDIA driver version");
+  plan_cmd->add_option("--python", plan_args.python, "The Python version, X.Y");
+  plan_cmd->add_option("--cuda", plan_args.cuda, "Only builds for this CUDA version, X.Y");
+  plan_cmd->add_option("--snapshot", plan_args.snapshot,
+                       "Take what is not given from a snapshot instead of this machine");
+  plan_cmd->add_option("--write", plan_args.write_dir,
+                       "Write environment.yml, requirements.txt and an activation script there");
+  plan_cmd->add_flag("--json", plan_args.json, "JSON output (gpuvet.plan/1)");
+  plan_cmd->add_option("--kb", plan_kb_dir, "Use a newer knowledge base: a copy of data/");
+  plan_cmd->add_option("--lang", plan_lang, "Language (default: from LC_ALL / LC_MESSAGES / LANG)")
+      ->check(CLI::IsMember({"en", "zh"}));
+  plan_cmd->add_flag("--no-color", plan_no_color, "No colour (also: NO_COLOR set)");
+
   KbArgs kb_args;
   std::string kb_dir;
   std::string kb_lang;
@@ -371,6 +401,23 @@ int run(std::vector<std::string> args) {
     }
     const bool color = !explain_no_color && !env_or_null("NO_COLOR") && stdout_is_terminal();
     return run_explain(explain_args, *kb, *messages, system.get(), color);
+  }
+  if (*plan_cmd) {
+    auto kb = load_kb(plan_kb_dir);
+    if (!kb) return fail(kb.error().message);
+    const kb::Lang lang =
+        plan_lang.empty() ? lang_from_environment() : kb::lang_from_locale(plan_lang);
+    auto messages = kb::Messages::load(*kb, lang);
+    if (!messages) return fail(messages.error().message);
+    const auto open_system = [&]() -> Result<std::unique_ptr<sys::System>> {
+      if (plan_args.snapshot.empty()) return sys::make_live_system(live_options());
+      auto snapshot = sys::load_snapshot_file(plan_args.snapshot);
+      if (!snapshot) return snapshot.error();
+      return std::unique_ptr<sys::System>(
+          std::make_unique<sys::ReplaySystem>(std::move(*snapshot)));
+    };
+    const bool color = !plan_no_color && !env_or_null("NO_COLOR") && stdout_is_terminal();
+    return run_plan(plan_args, *kb, *messages, open_system, color);
   }
   if (*kb_cmd) {
     auto kb = load_kb(kb_dir);

@@ -1,0 +1,108 @@
+#include "cli/plan_verb.hpp"
+
+#include <fmt/format.h>
+
+#include <cstdio>
+
+#include "cli/app.hpp"
+#include "core/text.hpp"
+#include "core/version.hpp"
+#include "kb/queries.hpp"
+#include "plan/plan.hpp"
+#include "report/render_plan.hpp"
+
+namespace gpuvet::cli {
+
+namespace {
+
+int fail(const std::string& message) {
+  std::fprintf(stderr, "gpuvet: %s\n", message.c_str());
+  return kExitUsage;
+}
+
+void print(const std::string& s) {
+  std::fwrite(s.data(), 1, s.size(), stdout);
+}
+
+// "8.6", "452.06", "3.10": digits and dots, with the number of parts a version of that kind has.
+bool well_formed(const std::string& value, size_t min_parts, size_t max_parts) {
+  const size_t parts = text::split(value, '.').size();
+  return !value.empty() && version::is_dotted(value) && parts >= min_parts && parts <= max_parts;
+}
+
+Result<plan::Request> request_from_flags(const PlanArgs& args, const kb::Kb& kb) {
+  auto spec = kb::parse_framework_spec(args.spec);
+  if (!spec) return spec.error();
+  plan::Request r;
+  r.framework = spec->family;
+  r.version = spec->version;
+  if (r.version && !version::is_dotted(*r.version)) {
+    return make_error(fmt::format("{}: the version must be digits and dots", args.spec));
+  }
+  r.os = args.os;
+  if (!args.cc.empty()) {
+    if (!well_formed(args.cc, 2, 2)) return make_error("--cc: give it as X.Y, e.g. 8.6");
+    r.compute_capability = args.cc;
+  }
+  if (!args.gpu.empty()) {
+    auto cc = plan::compute_capability_of(kb, args.gpu);
+    if (!cc) return make_error("--gpu: " + cc.error().message);
+    r.gpu = args.gpu;
+    r.compute_capability = *cc;
+  }
+  if (!args.driver.empty()) {
+    if (!well_formed(args.driver, 1, 4)) return make_error("--driver: e.g. 452.06 or 535.104.05");
+    r.driver = args.driver;
+  }
+  if (!args.python.empty()) {
+    if (!well_formed(args.python, 2, 3)) return make_error("--python: give it as X.Y, e.g. 3.10");
+    r.python = version::prefix(args.python, 2);
+  }
+  if (!args.cuda.empty()) {
+    if (!well_formed(args.cuda, 1, 2)) return make_error("--cuda: give it as X.Y, e.g. 11.8");
+    r.cuda = args.cuda;
+  }
+  return r;
+}
+
+bool has_open_fields(const plan::Request& r) {
+  return r.os.empty() || !r.compute_capability || !r.driver || !r.python;
+}
+
+}  // namespace
+
+int run_plan(const PlanArgs& args, const kb::Kb& kb, const kb::Messages& messages,
+             const std::function<Result<std::unique_ptr<sys::System>>()>& open_system, bool color) {
+  auto request = request_from_flags(args, kb);
+  if (!request) return fail(request.error().message);
+  if (has_open_fields(*request)) {
+    auto system = open_system();
+    if (!system) return fail(system.error().message);
+    auto report = diagnose(**system, kb, messages);
+    if (!report) return fail(report.error().message);
+    auto completed = plan::complete_from_facts(std::move(*request), report->facts, kb);
+    if (!completed) return fail(completed.error().message);
+    request = std::move(*completed);
+  }
+  auto result = plan::make_plan(*request, kb, messages);
+  if (!result) return fail(result.error().message);
+  std::vector<std::string> written;
+  if (!args.write_dir.empty() && !result->options.empty()) {
+    auto files = plan::write_environment_files(result->options.front(), args.write_dir);
+    if (!files) return fail(files.error().message);
+    written = std::move(*files);
+  }
+  if (args.json) {
+    print(report::render_plan_json(*result, kb.version()));
+  } else {
+    std::string out = report::render_plan_text(*result, messages, color);
+    if (!written.empty()) {
+      out +=
+          "\n " + messages.text("plan.text.written", {{"files", text::join(written, ", ")}}) + "\n";
+    }
+    print(out);
+  }
+  return result->feasible ? kExitOk : kExitFound;
+}
+
+}  // namespace gpuvet::cli

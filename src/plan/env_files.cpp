@@ -1,0 +1,102 @@
+// `plan --write DIR`: the environment files of a plan option. The activation script changes PATH
+// (and LD_LIBRARY_PATH) only in the shell that sources it, never for the whole machine.
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "plan/plan.hpp"
+#include "plan/steps.hpp"
+#include "system/paths.hpp"
+
+namespace gpuvet::plan {
+
+namespace {
+
+std::string index_line(const Option& o) {
+  if (!o.index_url) return "";
+  const std::string option = o.index_option == "-f" ? "--find-links" : o.index_option;
+  return option + " " + *o.index_url + "\n";
+}
+
+std::string requirements(const Option& o) {
+  return fmt::format("# gpuvet plan: {} on {}\n{}{}\n", o.package_spec, o.platform, index_line(o),
+                     o.package_spec);
+}
+
+std::string environment_yml(const Option& o, const std::string& python) {
+  std::string out = fmt::format("# gpuvet plan: {} on {}\nname: {}\ndependencies:\n",
+                                o.package_spec, o.platform, environment_name(o));
+  if (!python.empty()) out += fmt::format("  - python={}\n", python);
+  out += "  - pip\n  - pip:\n";
+  if (o.index_url) out += "    - " + index_line(o);
+  out += fmt::format("    - \"{}\"\n", o.package_spec);
+  return out;
+}
+
+std::string activate_sh(const Option& o) {
+  std::string out = fmt::format(
+      "# gpuvet plan: {} on {}. Source it in the environment's shell: . ./activate-gpu.sh\n",
+      o.package_spec, o.platform);
+  if (o.build.wheels_bring_cuda) {
+    out +=
+        "# The wheels bring CUDA and cuDNN: no toolkit is put on the paths, and an\n"
+        "# LD_LIBRARY_PATH pointing at another toolkit would override their libraries.\n"
+        "unset LD_LIBRARY_PATH\n";
+    return out;
+  }
+  const std::string folder = toolkit_folder(o.platform, *o.build.cuda);
+  out += fmt::format(
+      "export CUDA_HOME={0}\nexport PATH={0}/bin:$PATH\n"
+      "export LD_LIBRARY_PATH={0}/lib64${{LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}}\n",
+      folder);
+  return out;
+}
+
+std::string activate_bat(const Option& o) {
+  std::string out = fmt::format(
+      "@rem gpuvet plan: {} on {}. Run it in the environment's console: activate-gpu.bat\r\n",
+      o.package_spec, o.platform);
+  if (o.build.wheels_bring_cuda) {
+    out += "@rem The wheels bring CUDA and cuDNN: nothing to put on PATH.\r\n";
+    return out;
+  }
+  const std::string folder = toolkit_folder(o.platform, *o.build.cuda);
+  out +=
+      fmt::format("set \"CUDA_PATH={0}\"\r\nset \"PATH={0}\\bin;{0}\\libnvvp;%PATH%\"\r\n", folder);
+  return out;
+}
+
+Result<bool> write_file(const std::filesystem::path& path, const std::string& contents) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << contents;
+  out.close();
+  if (!out) return make_error(fmt::format("cannot write {}", paths::from_fs(path)));
+  return true;
+}
+
+}  // namespace
+
+Result<std::vector<std::string>> write_environment_files(const Option& option,
+                                                         const std::string& directory) {
+  const std::filesystem::path dir = paths::to_fs(directory);
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) return make_error(fmt::format("cannot create {}: {}", directory, ec.message()));
+  const std::string& python = option.environment_python;
+  const bool windows = option.platform == "windows";
+  const std::vector<std::pair<std::string, std::string>> files = {
+      {"requirements.txt", requirements(option)},
+      {"environment.yml", environment_yml(option, python)},
+      {windows ? "activate-gpu.bat" : "activate-gpu.sh",
+       windows ? activate_bat(option) : activate_sh(option)}};
+  std::vector<std::string> written;
+  for (const auto& [name, contents] : files) {
+    const auto path = dir / name;
+    if (auto ok = write_file(path, contents); !ok) return ok.error();
+    written.push_back(paths::from_fs(path));
+  }
+  return written;
+}
+
+}  // namespace gpuvet::plan

@@ -1,0 +1,97 @@
+#pragma once
+// `gpuvet plan`: which framework build, CUDA, cuDNN, Python and driver go together on a platform
+// and a GPU, solved from the knowledge base (CONTRACTS.md `plan`). Deterministic: the same request
+// and the same KB always give the same plan. Nothing here reads the machine; the request is
+// completed from Facts by the caller.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/result.hpp"
+#include "facts/facts.hpp"
+#include "kb/kb.hpp"
+#include "kb/messages.hpp"
+
+namespace gpuvet::plan {
+
+struct Request {
+  std::string framework;               // tensorflow | torch | jax
+  std::optional<std::string> version;  // a prefix: "2.1" means the newest 2.1.x
+  std::string os;                      // linux | windows | wsl2
+  std::optional<std::string> gpu;      // the name asked for, or the machine's
+  std::optional<std::string> compute_capability;
+  std::optional<std::string> driver;
+  std::optional<std::string> python;  // X.Y
+  std::optional<std::string> cuda;    // only builds for this CUDA (a prefix); never from facts
+};
+
+// Fills what the request leaves open from the machine's facts: the OS (WSL2 counts as wsl2), the
+// first GPU and its compute capability (from the KB when the driver did not say), the driver, the
+// Python of the active environment.
+Result<Request> complete_from_facts(Request request, const Facts& facts, const kb::Kb& kb);
+// --gpu NAME: the compute capability from the KB; an unknown name is an error.
+Result<std::string> compute_capability_of(const kb::Kb& kb, const std::string& gpu);
+
+// One framework build on one platform, as the KB describes it.
+struct Build {
+  std::string framework;
+  std::string platform;  // linux | windows: the KB's platform (WSL2 runs the linux builds)
+  std::string version;   // "2.1.0", or a series "2.1" when the KB names only "2.1.x"
+  bool series = false;
+  std::optional<std::string> python_min;
+  std::optional<std::string> python_max;
+  std::optional<std::string> cuda;  // X.Y the build is made for
+  std::optional<std::string> cudnn;
+  std::string variant;                             // torch: cu121; jax: cuda12
+  std::optional<std::string> min_cc;               // the build's own minimum, when the KB knows it
+  std::vector<std::string> arch_list;              // torch: "8.6", "12.0+PTX" ...
+  std::optional<std::string> min_driver_override;  // jax: the wheel's own driver minimum
+  std::string package;                             // tensorflow-gpu, tensorflow[and-cuda] ...
+  bool wheels_bring_cuda = false;
+  bool pypi_default = false;  // the variant a plain `pip install torch==V` gets
+  std::vector<std::string> sources;
+};
+
+struct Blocker {
+  std::string id;  // TAXONOMY.md
+  std::string why;
+};
+
+struct Step {
+  std::string title;
+  std::vector<std::string> commands;
+};
+
+struct Option {
+  std::string platform;  // linux | windows | wsl2
+  Build build;
+  std::string package_spec;  // what pip installs: tensorflow-gpu==2.1.0, "torch==2.1.*" ...
+  std::optional<std::string> index_url;     // torch: --index-url / --extra-index-url / -f target
+  std::string index_option;                 // "--index-url", "--extra-index-url", "-f" or ""
+  std::optional<std::string> min_driver;    // what the build's CUDA release asks for
+  std::optional<std::string> driver_floor;  // the oldest driver it can run on (minor compatibility)
+  std::string environment_python;           // the Python the steps create the environment with
+  std::vector<Step> steps;
+  std::vector<std::string> notes;
+  bool alternative = false;  // offered because the exact wish is infeasible
+};
+
+struct Plan {
+  Request request;
+  bool feasible = false;
+  std::vector<Option> options;  // ranked, best first
+  std::vector<Blocker> blockers;
+};
+
+// The plan for a complete request. An unknown framework, or a version the KB does not hold
+// (or holds without its CUDA), is an error: gpuvet does not guess.
+Result<Plan> make_plan(const Request& request, const kb::Kb& kb, const kb::Messages& messages);
+
+// The builds the KB knows for a framework, on every platform, newest first.
+Result<std::vector<Build>> known_builds(const kb::Kb& kb, const std::string& framework);
+
+// --write DIR: environment.yml, requirements.txt and an activation script for the best option.
+Result<std::vector<std::string>> write_environment_files(const Option& option,
+                                                         const std::string& directory);
+
+}  // namespace gpuvet::plan

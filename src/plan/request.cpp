@@ -1,0 +1,59 @@
+// Completing a plan request from the machine's facts (live or a snapshot).
+#include <fmt/format.h>
+
+#include "core/text.hpp"
+#include "core/version.hpp"
+#include "kb/queries.hpp"
+#include "plan/plan.hpp"
+
+namespace gpuvet::plan {
+
+Result<std::string> compute_capability_of(const kb::Kb& kb, const std::string& gpu) {
+  auto match = kb::find_gpu(kb, gpu);
+  if (!match) return match.error();
+  if (match->rows.empty()) {
+    std::string message = fmt::format("unknown GPU name \"{}\"", gpu);
+    if (!match->closest.empty()) {
+      message += fmt::format(" (closest: {})", text::join(match->closest, ", "));
+    }
+    return make_error(message + "; give its compute capability with --cc X.Y");
+  }
+  const std::string cc = match->rows.front().get("compute_capability");
+  for (const auto& row : match->rows) {
+    if (row.get("compute_capability") != cc) {
+      return make_error(fmt::format(
+          "\"{}\" names GPUs of different compute capabilities; give it with --cc X.Y", gpu));
+    }
+  }
+  if (cc.empty())
+    return make_error(fmt::format("the compute capability of \"{}\" is unknown", gpu));
+  return cc;
+}
+
+Result<Request> complete_from_facts(Request request, const Facts& facts, const kb::Kb& kb) {
+  if (request.os.empty()) {
+    request.os = facts.os.wsl ? "wsl2" : facts.os.family == "windows" ? "windows" : "linux";
+  }
+  const GpuFact* gpu = facts.gpus.empty() ? nullptr : &facts.gpus.front();
+  if (!request.gpu && !request.compute_capability && gpu) {
+    request.gpu = gpu->name;
+    request.compute_capability = gpu->compute_capability;
+    if (!request.compute_capability && gpu->name) {
+      if (auto cc = compute_capability_of(kb, *gpu->name); cc) request.compute_capability = *cc;
+    }
+  }
+  if (!request.driver && facts.driver && facts.driver->version) {
+    request.driver = facts.driver->version;
+  }
+  if (!request.python) {
+    for (const auto& env : facts.python_envs) {
+      if (env.active && env.python) {
+        request.python = version::prefix(*env.python, 2);
+        break;
+      }
+    }
+  }
+  return request;
+}
+
+}  // namespace gpuvet::plan

@@ -1,0 +1,421 @@
+// Solving a plan: every known build of the framework is checked against the request (platform,
+// Python, compute capability, driver); the feasible ones are ranked newest first; when the wish
+// is infeasible the blockers say why and the nearest feasible builds are offered instead.
+#include <algorithm>
+#include <set>
+
+#include "core/text.hpp"
+#include "core/version.hpp"
+#include "kb/queries.hpp"
+#include "plan/plan.hpp"
+#include "plan/steps.hpp"
+
+namespace gpuvet::plan {
+
+namespace {
+
+constexpr size_t kMaxOptions = 3;
+
+// "10" (TensorFlow's table for CUDA 10.0) -> "10.0".
+std::string two_parts(const std::string& v) {
+  return text::split(v, '.').size() == 1 ? v + ".0" : version::prefix(v, 2);
+}
+
+bool older(const std::string& a, const std::string& b) {
+  return version::compare(a, b) < 0;
+}
+
+struct Evaluation {
+  std::vector<Blocker> blockers;
+  std::vector<std::string> notes;
+  int risks = 0;  // things that may still fail: only PTX JIT for this GPU, minor compatibility
+  std::optional<std::string> min_driver;
+  std::optional<std::string> driver_floor;
+};
+
+class Solver {
+ public:
+  Solver(const Request& request, const kb::Kb& kb, const kb::Messages& messages)
+      : request_(request), kb_(kb), messages_(messages) {}
+
+  Result<Plan> solve();
+
+ private:
+  std::string text(std::string_view key, const kb::MessageArgs& args = {}) const {
+    return messages_.text(key, args);
+  }
+  std::string kb_platform(const std::string& os) const {
+    return os == "windows" ? "windows" : "linux";
+  }
+  bool matches_version(const Build& b) const;
+  Result<bool> check_platform_support(const std::string& os, std::vector<Blocker>& blockers);
+  Result<Evaluation> evaluate(const Build& b, const Request& r) const;
+  Result<bool> check_driver(const Build& b, const Request& r, Evaluation& e) const;
+  Result<bool> check_compute_capability(const Build& b, const Request& r, Evaluation& e) const;
+  void check_python(const Build& b, const Request& r, Evaluation& e) const;
+  Result<Option> make_option(const Build& b, const Request& r, const Evaluation& e,
+                             bool alternative) const;
+  // The feasible builds for a request, best first.
+  Result<std::vector<Option>> feasible(const std::vector<Build>& builds, const Request& r,
+                                       size_t limit) const;
+  Result<bool> add_alternatives(Plan& plan, const std::vector<Build>& on_platform,
+                                const Evaluation& best);
+
+  Request request_;
+  const kb::Kb& kb_;
+  const kb::Messages& messages_;
+  std::vector<Build> all_;
+};
+
+bool Solver::matches_version(const Build& b) const {
+  if (request_.cuda && (!b.cuda || !kb::version_has_prefix(two_parts(*b.cuda), *request_.cuda))) {
+    return false;
+  }
+  if (!request_.version) return true;
+  const std::string& wish = *request_.version;
+  return kb::version_has_prefix(b.version, wish) ||
+         (b.series && kb::version_has_prefix(wish, b.version));
+}
+
+// The CUDA release rows of an X.Y, in the table's (release) order; release candidates and
+// previews are not releases to install.
+Result<std::vector<kb::Row>> releases_of(const kb::Kb& kb, const std::string& cuda) {
+  return kb::rows_if(kb, "cuda_releases", [&](const kb::Row& r) {
+    const std::string label = r.get("label");
+    const std::string first = text::split(label, ' ').front();
+    return version::prefix(first, 2) == cuda && label.find("RC") == std::string::npos &&
+           label.find("Preview") == std::string::npos;
+  });
+}
+
+Result<bool> Solver::check_driver(const Build& b, const Request& r, Evaluation& e) const {
+  const std::string column = r.os == "linux" ? "min_driver_linux" : "min_driver_windows";
+  if (b.min_driver_override) {
+    e.min_driver = e.driver_floor = b.min_driver_override;
+  } else if (b.cuda) {
+    const std::string cuda = two_parts(*b.cuda);
+    auto releases = releases_of(kb_, cuda);
+    if (!releases) return releases.error();
+    for (const auto& row : *releases) {
+      const std::string value = row.get(column);
+      if (!value.empty() && (!e.min_driver || older(value, *e.min_driver))) e.min_driver = value;
+    }
+    e.driver_floor = e.min_driver;
+    if (std::stoi(version::major(cuda)) >= 11) {
+      auto compat = kb::rows_where(kb_, "cuda_minor_compat", "cuda_major", version::major(cuda));
+      if (!compat) return compat.error();
+      if (!compat->empty()) {
+        std::string floor = compat->front().get(column);
+        if (floor.empty()) floor = compat->front().get("min_driver");
+        if (!floor.empty() && (!e.driver_floor || older(floor, *e.driver_floor))) {
+          e.driver_floor = floor;
+        }
+      }
+    }
+  }
+  if (!e.min_driver) {
+    e.notes.push_back(text("plan.note.min_driver_unknown", {{"os", r.os}}));
+    return true;
+  }
+  if (!r.driver) {
+    e.notes.push_back(text("plan.note.driver_unknown", {{"min", *e.min_driver}}));
+    return true;
+  }
+  if (e.driver_floor && older(*r.driver, *e.driver_floor)) {
+    e.blockers.push_back(
+        {"driver.too_old",
+         text("plan.blocker.driver_too_old",
+              {{"driver", *r.driver}, {"min", *e.driver_floor}, {"cuda", b.cuda.value_or("?")}})});
+  } else if (older(*r.driver, *e.min_driver)) {
+    ++e.risks;
+    e.notes.push_back(
+        text("plan.note.minor_compat",
+             {{"driver", *r.driver}, {"min", *e.min_driver}, {"cuda", b.cuda.value_or("?")}}));
+  }
+  return true;
+}
+
+struct Arch {
+  std::string cc;
+  bool ptx = false;
+};
+
+Arch parse_arch(const std::string& item) {
+  Arch a;
+  a.ptx = item.ends_with("+PTX");
+  a.cc = a.ptx ? item.substr(0, item.size() - 4) : item;
+  return a;
+}
+
+// A cubin for X.y runs on X.z with z >= y; PTX is JIT-compiled for any newer GPU.
+bool runs_on(const std::vector<std::string>& arch_list, const std::string& cc) {
+  return std::any_of(arch_list.begin(), arch_list.end(), [&](const std::string& item) {
+    const Arch a = parse_arch(item);
+    const bool same_major = version::major(a.cc) == version::major(cc);
+    return (same_major && !older(cc, a.cc)) || (a.ptx && !older(cc, a.cc));
+  });
+}
+
+Result<bool> Solver::check_compute_capability(const Build& b, const Request& r,
+                                              Evaluation& e) const {
+  if (!r.compute_capability) {
+    e.notes.push_back(text("plan.note.cc_unknown"));
+    return true;
+  }
+  const std::string& cc = *r.compute_capability;
+  if (b.min_cc && older(cc, *b.min_cc)) {
+    e.blockers.push_back({"gpu.compute_capability_unsupported",
+                          text("plan.blocker.cc_below_build", {{"cc", cc}, {"min", *b.min_cc}})});
+    return true;
+  }
+  if (!b.arch_list.empty() && !runs_on(b.arch_list, cc)) {
+    e.blockers.push_back({"gpu.compute_capability_unsupported",
+                          text("plan.blocker.cc_no_kernels",
+                               {{"cc", cc}, {"arches", text::join(b.arch_list, ", ")}})});
+    return true;
+  }
+  if (!b.cuda) return true;
+  const std::string cuda = two_parts(*b.cuda);
+  auto support = kb::rows_for_range(kb_, "cuda_arch_support", "cuda_from", "cuda_to", cuda);
+  if (!support) return support.error();
+  if (support->empty()) return true;
+  const std::string min_sm = support->front().get("min_sm");
+  const std::string max_sm = support->front().get("max_sm");
+  if (!min_sm.empty() && older(cc, min_sm)) {
+    e.blockers.push_back(
+        {"gpu.compute_capability_unsupported",
+         text("plan.blocker.cc_below_cuda", {{"cc", cc}, {"cuda", cuda}, {"min", min_sm}})});
+  } else if (!max_sm.empty() && older(max_sm, cc)) {
+    ++e.risks;
+    e.notes.push_back(text("plan.note.cc_newer_than_cuda", {{"cc", cc}, {"cuda", cuda}}));
+  }
+  if (!b.min_cc && b.arch_list.empty()) e.notes.push_back(text("plan.note.build_min_cc_unknown"));
+  return true;
+}
+
+void Solver::check_python(const Build& b, const Request& r, Evaluation& e) const {
+  if (!b.python_min || !b.python_max) {
+    if (b.framework != "jax") e.notes.push_back(text("plan.note.python_range_unknown"));
+    return;
+  }
+  if (!r.python) return;
+  const std::string python = version::prefix(*r.python, 2);
+  if (older(python, *b.python_min) || older(*b.python_max, python)) {
+    e.blockers.push_back(
+        {"python.version_unsupported",
+         text("plan.blocker.python",
+              {{"python", python}, {"min", *b.python_min}, {"max", *b.python_max}})});
+  }
+}
+
+Result<Evaluation> Solver::evaluate(const Build& b, const Request& r) const {
+  Evaluation e;
+  if (auto ok = check_compute_capability(b, r, e); !ok) return ok.error();
+  if (auto ok = check_driver(b, r, e); !ok) return ok.error();
+  check_python(b, r, e);
+  return e;
+}
+
+Result<Option> Solver::make_option(const Build& b, const Request& r, const Evaluation& e,
+                                   bool alternative) const {
+  Option o;
+  o.platform = r.os;
+  o.build = b;
+  if (b.series && r.version && kb::version_has_prefix(*r.version, b.version)) {
+    o.build.version = *r.version;  // "torch==2.1.2": the exact release wished, of a known series
+    o.build.series = text::split(*r.version, '.').size() < 3;
+  }
+  o.min_driver = e.min_driver;
+  o.driver_floor = e.driver_floor;
+  o.notes = e.notes;
+  o.alternative = alternative;
+  if (auto steps = add_install_steps(o, r, kb_, messages_); !steps) return steps.error();
+  return o;
+}
+
+// Builds come newest first; those with risks go after those without, so that a build that
+// surely runs beats a newer one that may not.
+Result<std::vector<Option>> Solver::feasible(const std::vector<Build>& builds, const Request& r,
+                                             size_t limit) const {
+  std::vector<std::pair<const Build*, Evaluation>> fitting;
+  for (const auto& b : builds) {
+    auto e = evaluate(b, r);
+    if (!e) return e.error();
+    if (e->blockers.empty()) fitting.emplace_back(&b, std::move(*e));
+  }
+  std::stable_sort(fitting.begin(), fitting.end(),
+                   [](const auto& a, const auto& b) { return a.second.risks < b.second.risks; });
+  std::vector<Option> out;
+  for (const auto& [build, evaluation] : fitting) {
+    if (out.size() >= limit) break;
+    auto option = make_option(*build, r, evaluation, false);
+    if (!option) return option.error();
+    out.push_back(std::move(*option));
+  }
+  return out;
+}
+
+Result<bool> Solver::check_platform_support(const std::string& os, std::vector<Blocker>& blockers) {
+  auto limits = kb::rows_if(kb_, "framework_platform_limits", [&](const kb::Row& row) {
+    return row.get("family") == request_.framework && row.get("platform") == os;
+  });
+  if (!limits) return limits.error();
+  std::string why;
+  if (!limits->empty()) {
+    why = text("plan.blocker.windows_native_until", {{"framework", request_.framework},
+                                                     {"version", request_.version.value_or("")},
+                                                     {"until", limits->front().get("gpu_until")}});
+  } else {
+    why = text("plan.blocker.no_platform_build", {{"framework", request_.framework}, {"os", os}});
+  }
+  blockers.push_back({"framework.windows_native_gpu_unsupported", why});
+  return true;
+}
+
+Result<bool> Solver::add_alternatives(Plan& plan, const std::vector<Build>& on_platform,
+                                      const Evaluation& best) {
+  const auto has = [&](const std::string& id) {
+    return std::any_of(best.blockers.begin(), best.blockers.end(),
+                       [&](const Blocker& b) { return b.id == id; });
+  };
+  const auto add = [&](Option o) {
+    o.alternative = true;
+    const bool seen = std::any_of(plan.options.begin(), plan.options.end(), [&](const Option& x) {
+      return x.platform == o.platform && x.build.version == o.build.version &&
+             x.build.variant == o.build.variant && x.build.cuda == o.build.cuda;
+    });
+    if (!seen && plan.options.size() < kMaxOptions) plan.options.push_back(std::move(o));
+  };
+  if (!on_platform.empty()) {
+    const Build& wished = on_platform.front();
+    // Only the driver or only Python is in the way: the same build, once that is changed.
+    if (best.blockers.size() == 1 && has("driver.too_old")) {
+      Evaluation e = best;
+      e.blockers.clear();
+      e.notes.insert(e.notes.begin(),
+                     text("plan.note.after_driver_update", {{"min", *best.min_driver}}));
+      auto o = make_option(wished, request_, e, true);
+      if (!o) return o.error();
+      add(std::move(*o));
+    }
+    if (best.blockers.size() == 1 && has("python.version_unsupported")) {
+      Request in_range = request_;
+      in_range.python.reset();  // the environment is made with a Python of the range
+      auto e = evaluate(wished, in_range);
+      if (!e) return e.error();
+      if (e->blockers.empty()) {
+        e->notes.insert(e->notes.begin(),
+                        text("plan.note.new_python",
+                             {{"min", *wished.python_min}, {"max", *wished.python_max}}));
+        auto o = make_option(wished, in_range, *e, true);
+        if (!o) return o.error();
+        add(std::move(*o));
+      }
+    }
+  }
+  // The newest build that fits this machine as it is.
+  std::vector<Build> same_platform;
+  for (const auto& b : all_) {
+    if (b.platform == kb_platform(request_.os) && b.cuda) same_platform.push_back(b);
+  }
+  auto newest = feasible(same_platform, request_, 1);
+  if (!newest) return newest.error();
+  for (auto& o : *newest)
+    add(std::move(o));
+  return true;
+}
+
+Result<Plan> Solver::solve() {
+  auto builds = known_builds(kb_, request_.framework);
+  if (!builds) {
+    return make_error(text("plan.error.no_table", {{"framework", request_.framework}}));
+  }
+  all_ = std::move(*builds);
+  if (request_.framework == "jax" && request_.version) {
+    return make_error(text("plan.error.jax_version"));
+  }
+  std::vector<Build> matching;
+  for (const auto& b : all_) {
+    if (matches_version(b)) matching.push_back(b);
+  }
+  if (matching.empty()) {
+    std::set<std::string, bool (*)(const std::string&, const std::string&)> versions(
+        [](const std::string& a, const std::string& b) { return older(a, b); });
+    for (const auto& b : all_)
+      versions.insert(b.version);
+    if (request_.cuda) {
+      return make_error(
+          text("plan.error.no_cuda_build", {{"framework", request_.framework},
+                                            {"version", request_.version.value_or("")},
+                                            {"cuda", *request_.cuda}}));
+    }
+    return make_error(text("plan.error.unknown_version",
+                           {{"framework", request_.framework},
+                            {"version", request_.version.value_or("")},
+                            {"oldest", versions.empty() ? "?" : *versions.begin()},
+                            {"newest", versions.empty() ? "?" : *versions.rbegin()}}));
+  }
+  std::vector<Build> known;
+  for (const auto& b : matching) {
+    if (b.cuda) known.push_back(b);
+  }
+  if (known.empty()) {
+    return make_error(text("plan.error.cuda_unknown",
+                           {{"framework", request_.framework}, {"version", matching[0].version}}));
+  }
+  std::vector<Build> on_platform;
+  for (const auto& b : known) {
+    if (b.platform == kb_platform(request_.os)) on_platform.push_back(b);
+  }
+
+  Plan plan;
+  plan.request = request_;
+  if (on_platform.empty()) {
+    if (auto ok = check_platform_support(kb_platform(request_.os), plan.blockers); !ok) {
+      return ok.error();
+    }
+    if (request_.os == "windows") {
+      // The same version under WSL2, which runs the Linux builds with the Windows driver.
+      Request wsl = request_;
+      wsl.os = "wsl2";
+      std::vector<Build> linux;
+      for (const auto& b : known) {
+        if (b.platform == "linux") linux.push_back(b);
+      }
+      Solver under_wsl(wsl, kb_, messages_);
+      under_wsl.all_ = all_;
+      auto options = under_wsl.feasible(linux, wsl, 1);
+      if (!options) return options.error();
+      for (auto& o : *options) {
+        o.alternative = true;
+        plan.options.push_back(std::move(o));
+      }
+    }
+    if (auto ok = add_alternatives(plan, {}, Evaluation{}); !ok) return ok.error();
+    return plan;
+  }
+
+  auto options = feasible(on_platform, request_, kMaxOptions);
+  if (!options) return options.error();
+  if (!options->empty()) {
+    plan.feasible = true;
+    plan.options = std::move(*options);
+    return plan;
+  }
+  auto best = evaluate(on_platform.front(), request_);
+  if (!best) return best.error();
+  plan.blockers = best->blockers;
+  if (request_.version) {
+    if (auto ok = add_alternatives(plan, on_platform, *best); !ok) return ok.error();
+  }
+  return plan;
+}
+
+}  // namespace
+
+Result<Plan> make_plan(const Request& request, const kb::Kb& kb, const kb::Messages& messages) {
+  Solver solver(request, kb, messages);
+  return solver.solve();
+}
+
+}  // namespace gpuvet::plan

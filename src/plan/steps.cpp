@@ -1,0 +1,350 @@
+#include "plan/steps.hpp"
+
+#include <fmt/format.h>
+
+#include "core/text.hpp"
+#include "core/version.hpp"
+#include "kb/queries.hpp"
+
+namespace gpuvet::plan {
+
+namespace {
+
+constexpr const char* kToolkitArchive = "https://developer.nvidia.com/cuda-toolkit-archive";
+constexpr const char* kCudnnArchive = "https://developer.nvidia.com/rdp/cudnn-archive";
+constexpr const char* kDriverDownload = "https://www.nvidia.com/Download/index.aspx";
+constexpr const char* kVcRedist =
+    "https://learn.microsoft.com/en-us/cpp/windows/latest-supported-vc-redist";
+
+bool older(const std::string& a, const std::string& b) {
+  return version::compare(a, b) < 0;
+}
+
+std::string two_parts(const std::string& v) {
+  return text::split(v, '.').size() == 1 ? v + ".0" : version::prefix(v, 2);
+}
+
+class StepWriter {
+ public:
+  StepWriter(Option& option, const Request& request, const kb::Kb& kb, const kb::Messages& messages)
+      : o_(option), r_(request), kb_(kb), messages_(messages), b_(option.build) {}
+
+  Result<bool> write();
+
+ private:
+  std::string text(std::string_view key, const kb::MessageArgs& args = {}) const {
+    return messages_.text(key, args);
+  }
+  bool windows() const { return o_.platform == "windows"; }
+  void add(std::string title, std::vector<std::string> commands) {
+    o_.steps.push_back({std::move(title), std::move(commands)});
+  }
+  Result<bool> package_spec();
+  Result<bool> torch_spec();
+  void driver_step();
+  Result<bool> toolkit_step();
+  Result<bool> cudnn_step();
+  Result<bool> runtime_step();
+  void environment_step();
+  void path_step();
+  void install_step();
+  void verify_step();
+
+  Option& o_;
+  const Request& r_;
+  const kb::Kb& kb_;
+  const kb::Messages& messages_;
+  const Build& b_;
+  std::string cuda_;
+  std::string folder_;
+};
+
+Result<bool> StepWriter::torch_spec() {
+  auto forms = kb::rows_if(kb_, "pytorch_install", [&](const kb::Row& r) {
+    return kb::version_in_range(b_.version, r.get("torch_from"), r.get("torch_to"));
+  });
+  if (!forms) return forms.error();
+  const std::string pinned = b_.series ? b_.version + ".*" : b_.version;
+  if (forms->empty()) {
+    o_.package_spec = "torch==" + pinned;
+    o_.notes.push_back(text("plan.note.torch_install_unknown"));
+    return true;
+  }
+  const kb::Row& form = forms->front();
+  const std::string kind = form.get("form");
+  const std::string index = "https://download.pytorch.org/whl/" + b_.variant;
+  if (kind == "index-url") {
+    o_.package_spec = "torch==" + pinned;
+    o_.index_option = "--index-url";
+    o_.index_url = index;
+  } else if (kind == "extra-index-url") {
+    o_.package_spec = "torch==" + pinned + "+" + b_.variant;
+    o_.index_option = "--extra-index-url";
+    o_.index_url = index;
+  } else if (kind == "lts") {
+    o_.package_spec = "torch==" + pinned;
+    o_.index_option = "--extra-index-url";
+    o_.index_url = "https://download.pytorch.org/whl/lts/1.8/" + b_.variant;
+  } else if (kind == "find-links") {
+    o_.package_spec = b_.pypi_default ? "torch==" + pinned : "torch==" + pinned + "+" + b_.variant;
+    if (!b_.pypi_default) {
+      o_.index_option = "-f";
+      o_.index_url = "https://download.pytorch.org/whl/torch_stable.html";
+    }
+  } else {
+    o_.package_spec = "torch==" + pinned;
+    o_.notes.push_back(
+        text("plan.note.torch_download_wheel",
+             {{"url", "https://download.pytorch.org/whl/" + b_.variant + "/torch_stable.html"}}));
+  }
+  o_.build.sources.push_back("pytorch_install: " + form.get("source"));
+  return true;
+}
+
+Result<bool> StepWriter::package_spec() {
+  if (b_.framework == "torch") return torch_spec();
+  if (b_.framework == "jax") {
+    o_.package_spec = b_.package;
+    return true;
+  }
+  const std::string package = b_.package.empty() ? b_.framework : b_.package;
+  o_.package_spec = package + "==" + b_.version;
+  return true;
+}
+
+void StepWriter::driver_step() {
+  const std::string min = o_.min_driver.value_or("?");
+  const std::vector<std::string> check = {
+      "nvidia-smi --query-gpu=name,driver_version --format=csv"};
+  if (r_.driver && o_.min_driver && !older(*r_.driver, *o_.min_driver)) {
+    add(text("plan.step.driver_ok", {{"driver", *r_.driver}, {"min", min}}), check);
+    return;
+  }
+  std::vector<std::string> commands = {std::string("# ") + kDriverDownload};
+  commands.insert(commands.end(), check.begin(), check.end());
+  add(text(o_.platform == "wsl2" ? "plan.step.driver_wsl" : "plan.step.driver", {{"min", min}}),
+      commands);
+}
+
+Result<bool> StepWriter::toolkit_step() {
+  const std::string column = o_.platform == "linux" ? "min_driver_linux" : "min_driver_windows";
+  auto releases = kb::rows_if(kb_, "cuda_releases", [&](const kb::Row& row) {
+    const std::string label = row.get("label");
+    return version::prefix(text::split(label, ' ').front(), 2) == cuda_ &&
+           label.find("RC") == std::string::npos && label.find("Preview") == std::string::npos;
+  });
+  if (!releases) return releases.error();
+  const kb::Row* chosen = nullptr;
+  for (const auto& row : *releases) {
+    const std::string need = row.get(column);
+    if (!r_.driver || need.empty() || !older(*r_.driver, need)) chosen = &row;
+  }
+  if (chosen == nullptr && !releases->empty()) chosen = &releases->front();
+  const std::string label = chosen ? chosen->get("label") : cuda_;
+  const std::string exact = chosen ? chosen->get("version") : "";
+  const std::string what = exact.empty() ? label : label + " (" + exact + ")";
+  std::vector<std::string> commands;
+  if (windows()) {
+    commands = {
+        fmt::format("# {} -> CUDA Toolkit {}, Windows, exe (local)", kToolkitArchive, label),
+        fmt::format("# its default folder: {}", folder_)};
+  } else {
+    commands = {
+        fmt::format("# {} -> CUDA Toolkit {}, {}", kToolkitArchive, label,
+                    o_.platform == "wsl2" ? "Linux, WSL-Ubuntu (it has no driver)" : "Linux"),
+        fmt::format("sudo sh cuda_{}_*_linux.run --toolkit --silent   # runfile: toolkit only",
+                    exact.empty() ? cuda_ : exact)};
+  }
+  add(text("plan.step.toolkit", {{"cuda", what}, {"folder", folder_}}), commands);
+  if (chosen) o_.build.sources.push_back("cuda_releases: " + chosen->get("source"));
+  return true;
+}
+
+Result<bool> StepWriter::cudnn_step() {
+  if (!b_.cudnn) return true;
+  const std::string wanted = *b_.cudnn;
+  auto rows = kb::rows_if(kb_, "cudnn_releases", [&](const kb::Row& row) {
+    const bool in_series = kb::version_has_prefix(row.get("cudnn_to"), wanted);
+    const auto cudas = text::split(row.get("cuda_versions"), ';');
+    return in_series && std::find(cudas.begin(), cudas.end(), cuda_) != cudas.end();
+  });
+  if (!rows) return rows.error();
+  std::string release = wanted + ".x";
+  if (!rows->empty()) {
+    release = rows->back().get("cudnn_to");
+    for (const auto& row : *rows) {
+      if (older(release, row.get("cudnn_to"))) release = row.get("cudnn_to");
+    }
+    o_.build.sources.push_back("cudnn_releases: " + rows->back().get("source"));
+  } else {
+    o_.notes.push_back(
+        text("plan.note.cudnn_cuda_unconfirmed", {{"cudnn", wanted}, {"cuda", cuda_}}));
+  }
+  std::vector<std::string> commands;
+  if (windows()) {
+    commands = {
+        fmt::format("# {} -> cuDNN {} for CUDA {}, Windows (zip)", kCudnnArchive, release, cuda_),
+        fmt::format("copy <cudnn>\\bin\\cudnn*.dll \"{}\\bin\"", folder_),
+        fmt::format("copy <cudnn>\\include\\cudnn*.h \"{}\\include\"", folder_),
+        fmt::format("copy <cudnn>\\lib\\x64\\cudnn*.lib \"{}\\lib\\x64\"", folder_)};
+  } else {
+    commands = {
+        fmt::format("# {} -> cuDNN {} for CUDA {}, Linux (tar)", kCudnnArchive, release, cuda_),
+        fmt::format("sudo cp <cudnn>/include/cudnn*.h {}/include/", folder_),
+        fmt::format("sudo cp -P <cudnn>/lib*/libcudnn* {}/lib64/", folder_),
+        fmt::format("sudo chmod a+r {0}/include/cudnn*.h {0}/lib64/libcudnn*", folder_)};
+  }
+  add(text("plan.step.cudnn", {{"cudnn", release}, {"cuda", cuda_}, {"folder", folder_}}),
+      commands);
+  if (!windows() || rows->empty()) return true;
+  auto dlls = kb::rows_if(kb_, "cudnn_windows_dlls", [&](const kb::Row& row) {
+    return kb::version_in_range(release, row.get("cudnn_from"), row.get("cudnn_to"));
+  });
+  if (!dlls) return dlls.error();
+  for (const auto& row : *dlls) {
+    add(text("plan.step.cudnn_dll",
+             {{"cudnn", release}, {"dll", row.get("dll")}, {"folder", folder_ + "\\bin"}}),
+        {"# " + row.get("source")});
+  }
+  return true;
+}
+
+Result<bool> StepWriter::runtime_step() {
+  if (!windows()) return true;
+  auto rows = kb::rows_if(kb_, "windows_runtime_requirements", [&](const kb::Row& row) {
+    return row.get("family") == b_.framework &&
+           kb::version_in_range(b_.version, row.get("version_from"), row.get("version_to"));
+  });
+  if (!rows) return rows.error();
+  for (const auto& row : *rows) {
+    std::string dlls = row.get("dlls");
+    std::replace(dlls.begin(), dlls.end(), ';', ' ');
+    add(text("plan.step.vc_runtime", {{"what", row.get("redistributable")}, {"dlls", dlls}}),
+        {std::string("# ") + kVcRedist});
+    o_.build.sources.push_back("windows_runtime_requirements: " + row.get("source"));
+  }
+  return true;
+}
+
+void StepWriter::environment_step() {
+  const std::string python = environment_python(o_, r_);
+  const std::string name = environment_name(o_);
+  o_.environment_python = python;
+  const bool machine_python = r_.python && version::prefix(*r_.python, 2) == python;
+  std::vector<std::string> commands;
+  if (python.empty() || machine_python) {
+    if (windows()) {
+      const std::string launcher = python.empty() ? "py -3" : "py -" + python;
+      commands = {fmt::format("{} -m venv %USERPROFILE%\\venvs\\{}", launcher, name),
+                  fmt::format("%USERPROFILE%\\venvs\\{}\\Scripts\\activate", name)};
+    } else {
+      commands = {fmt::format("python{} -m venv ~/venvs/{}", python.empty() ? "3" : python, name),
+                  fmt::format(". ~/venvs/{}/bin/activate", name)};
+    }
+  } else {
+    commands = {fmt::format("conda create -n {} python={} pip -y", name, python),
+                fmt::format("conda activate {}", name)};
+  }
+  add(text(python.empty() ? "plan.step.environment_any" : "plan.step.environment",
+           {{"python", python}, {"name", name}}),
+      commands);
+}
+
+void StepWriter::path_step() {
+  if (windows()) {
+    add(text("plan.step.path", {{"cuda", cuda_}}),
+        {fmt::format("set \"PATH={0}\\bin;{0}\\libnvvp;%PATH%\"", folder_)});
+  } else {
+    add(text("plan.step.path", {{"cuda", cuda_}}),
+        {fmt::format("export PATH={}/bin:$PATH", folder_),
+         fmt::format("export LD_LIBRARY_PATH={}/lib64${{LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}}",
+                     folder_)});
+  }
+}
+
+void StepWriter::install_step() {
+  std::string command = b_.framework == "jax" ? "pip install -U \"" + o_.package_spec + "\""
+                                              : "pip install \"" + o_.package_spec + "\"";
+  if (o_.index_url) command += " " + o_.index_option + " " + *o_.index_url;
+  add(text("plan.step.install", {{"package", o_.package_spec}}), {command});
+}
+
+void StepWriter::verify_step() {
+  std::string check;
+  if (b_.framework == "tensorflow") {
+    check = older(b_.version, "2.1")
+                ? "python -c \"import tensorflow as tf; print(tf.test.is_gpu_available())\""
+                : "python -c \"import tensorflow as tf; "
+                  "print(tf.config.list_physical_devices('GPU'))\"";
+  } else if (b_.framework == "torch") {
+    check =
+        "python -c \"import torch; print(torch.cuda.is_available(), "
+        "torch.cuda.get_device_name(0))\"";
+  } else {
+    check = "python -c \"import jax; print(jax.devices())\"";
+  }
+  add(text("plan.step.verify"), {"gpuvet verify", check});
+}
+
+Result<bool> StepWriter::write() {
+  cuda_ = b_.cuda ? two_parts(*b_.cuda) : "";
+  folder_ = toolkit_folder(o_.platform, cuda_);
+  if (auto ok = package_spec(); !ok) return ok;
+  if (o_.platform == "wsl2") add(text("plan.step.wsl"), {"wsl --install -d Ubuntu"});
+  driver_step();
+  if (!b_.wheels_bring_cuda) {
+    if (auto ok = toolkit_step(); !ok) return ok;
+    if (auto ok = cudnn_step(); !ok) return ok;
+  }
+  if (auto ok = runtime_step(); !ok) return ok;
+  environment_step();
+  if (!b_.wheels_bring_cuda) path_step();
+  install_step();
+  verify_step();
+  if (b_.wheels_bring_cuda) {
+    o_.notes.push_back(text("plan.note.no_toolkit",
+                            {{"package", o_.package_spec}, {"cuda", b_.cuda.value_or("?")}}));
+  }
+  if (b_.framework == "jax") o_.notes.push_back(text("plan.note.jax_ld_library_path"));
+  if (b_.framework == "jax" && o_.platform == "wsl2") {
+    o_.notes.push_back(text("plan.note.jax_wsl_experimental"));
+  }
+  if (b_.framework == "tensorflow" && b_.package == "tensorflow-gpu" && !older(b_.version, "2.1")) {
+    o_.notes.push_back(text("plan.note.tensorflow_same_package", {{"version", b_.version}}));
+  }
+  return true;
+}
+
+}  // namespace
+
+std::string toolkit_folder(const std::string& platform, const std::string& cuda) {
+  return platform == "windows" ? "C:\\Program Files\\NVIDIA GPU Computing Toolkit\\CUDA\\v" + cuda
+                               : "/usr/local/cuda-" + cuda;
+}
+
+std::string environment_python(const Option& option, const Request& request) {
+  const Build& b = option.build;
+  if (request.python) {
+    const std::string wish = version::prefix(*request.python, 2);
+    const bool in_range = (!b.python_min || !older(wish, *b.python_min)) &&
+                          (!b.python_max || !older(*b.python_max, wish));
+    if (in_range) return wish;
+  }
+  return b.python_max.value_or("");
+}
+
+std::string environment_name(const Option& option) {
+  const Build& b = option.build;
+  const std::string short_name = b.framework == "tensorflow" ? "tf" : b.framework;
+  if (b.version.empty()) return short_name + "-" + b.variant;
+  return b.variant.empty() ? short_name + "-" + b.version
+                           : short_name + "-" + b.version + "-" + b.variant;
+}
+
+Result<bool> add_install_steps(Option& option, const Request& request, const kb::Kb& kb,
+                               const kb::Messages& messages) {
+  StepWriter writer(option, request, kb, messages);
+  return writer.write();
+}
+
+}  // namespace gpuvet::plan

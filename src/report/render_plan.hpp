@@ -1,0 +1,13 @@
+#pragma once
+// Rendering of `gpuvet plan` answers (CONTRACTS.md `plan --json`).
+#include <string>
+
+#include "kb/messages.hpp"
+#include "plan/plan.hpp"
+
+namespace gpuvet::report {
+
+std::string render_plan_json(const plan::Plan& plan, const std::string& kb_version);
+std::string render_plan_text(const plan::Plan& plan, const kb::Messages& messages, bool color);
+
+}  // namespace gpuvet::report

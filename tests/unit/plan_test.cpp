@@ -1,0 +1,319 @@
+// plan: table-driven over the knowledge base, the seeds' recipes, blockers and alternatives,
+// the same answer from a snapshot and from flags, and the environment files.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "cli/app.hpp"
+#include "kb/queries.hpp"
+#include "plan/plan.hpp"
+#include "report/render_plan.hpp"
+#include "system/snapshot.hpp"
+#include "test_support.hpp"
+
+namespace gpuvet::plan {
+namespace {
+
+using gpuvet::testing::embedded_kb;
+using gpuvet::testing::messages;
+
+Plan solve(const Request& r, kb::Lang lang = kb::Lang::en) {
+  auto plan = make_plan(r, embedded_kb(), messages(lang));
+  EXPECT_TRUE(plan.ok()) << (plan.ok() ? "" : plan.error().message);
+  return plan.ok() ? *plan : Plan{};
+}
+
+Request ask(const std::string& framework, std::optional<std::string> version, const std::string& os,
+            std::optional<std::string> cc, std::optional<std::string> driver,
+            std::optional<std::string> python) {
+  Request r;
+  r.framework = framework;
+  r.version = std::move(version);
+  r.os = os;
+  r.compute_capability = std::move(cc);
+  r.driver = std::move(driver);
+  r.python = std::move(python);
+  return r;
+}
+
+bool has_blocker(const Plan& p, const std::string& id) {
+  return std::any_of(p.blockers.begin(), p.blockers.end(),
+                     [&](const Blocker& b) { return b.id == id; });
+}
+
+std::string all_commands(const Option& o) {
+  std::string out;
+  for (const auto& s : o.steps) {
+    out += s.title + "\n";
+    for (const auto& c : s.commands)
+      out += c + "\n";
+  }
+  return out;
+}
+
+// Every TensorFlow tested build with a CUDA: plan reproduces its CUDA, cuDNN and Python range.
+TEST(Plan, ReproducesEveryTensorFlowBuildRow) {
+  auto rows = kb::rows_if(embedded_kb(), "tensorflow_builds", [](const kb::Row& r) {
+    return (r.get("platform") == "linux" || r.get("platform") == "windows") &&
+           !r.get("cuda").empty();
+  });
+  ASSERT_TRUE(rows.ok());
+  ASSERT_GT(rows->size(), 50u);
+  for (const auto& row : *rows) {
+    const std::string v = row.get("version");
+    const Plan p =
+        solve(ask("tensorflow", v, row.get("platform"), "7.0", "999.0", row.get("python_min")));
+    ASSERT_TRUE(p.feasible) << v << " " << row.get("platform");
+    const Build& b = p.options.front().build;
+    EXPECT_EQ(b.version, v);
+    EXPECT_EQ(b.cuda, row.get("cuda")) << v;
+    EXPECT_EQ(b.cudnn, row.get("cudnn")) << v;
+    EXPECT_EQ(b.python_min, row.get("python_min")) << v;
+    EXPECT_EQ(b.python_max, row.get("python_max")) << v;
+    EXPECT_TRUE(p.options.front().min_driver.has_value()) << v;
+    EXPECT_FALSE(p.options.front().steps.empty()) << v;
+  }
+}
+
+// Every PyTorch release and CUDA variant: asked with --cuda, the plan is that wheel.
+TEST(Plan, ReproducesEveryPyTorchVariant) {
+  auto builds = known_builds(embedded_kb(), "torch");
+  ASSERT_TRUE(builds.ok());
+  size_t checked = 0;
+  for (const auto& b : *builds) {
+    if (b.platform != "linux") continue;
+    Request r = ask("torch", b.version, "linux", std::nullopt, "999.0", b.python_min);
+    r.cuda = b.cuda;
+    const Plan p = solve(r);
+    ASSERT_TRUE(p.feasible) << b.version << " " << b.variant;
+    const auto same = std::find_if(p.options.begin(), p.options.end(), [&](const Option& o) {
+      return o.build.version == b.version && o.build.variant == b.variant;
+    });
+    ASSERT_NE(same, p.options.end()) << b.version << " " << b.variant;
+    EXPECT_NE(same->package_spec.find("torch==" + b.version), std::string::npos);
+    if (same->index_url) {
+      EXPECT_NE(same->index_url->find("download.pytorch.org"), std::string::npos);
+    }
+    ++checked;
+  }
+  EXPECT_GT(checked, 60u);
+}
+
+// Seed 000: TensorFlow 2.1 on Windows 10 with a GTX 1060 and driver 452.06.
+TEST(Plan, SeedTensorFlow21OnWindows) {
+  const Plan p = solve(ask("tensorflow", "2.1", "windows", "6.1", "452.06", "3.7"));
+  ASSERT_TRUE(p.feasible);
+  const Option& o = p.options.front();
+  EXPECT_EQ(o.package_spec, "tensorflow-gpu==2.1.0");
+  EXPECT_EQ(o.build.cuda, "10.1");
+  EXPECT_EQ(o.build.cudnn, "7.6");
+  EXPECT_EQ(o.build.python_min, "3.5");
+  EXPECT_EQ(o.build.python_max, "3.7");
+  EXPECT_EQ(o.min_driver, "418.96");  // CUDA 10.1's Windows driver, as the seed says
+  const std::string steps = all_commands(o);
+  EXPECT_NE(steps.find("10.1 Update 2 (10.1.243)"), std::string::npos) << steps;
+  EXPECT_NE(steps.find("cuDNN 7.6.5 for CUDA 10.1"), std::string::npos) << steps;
+  EXPECT_NE(steps.find("msvcp140_1.dll"), std::string::npos) << steps;
+  EXPECT_NE(steps.find("CUDA\\v10.1\\bin"), std::string::npos) << steps;
+}
+
+// Seed 002's "stable combinations" on Windows 10/11: what is right and what is not.
+TEST(Plan, SeedStableCombinationsOnWindows) {
+  // TF 2.15 + CUDA 12.3 + cuDNN 8.9 + Python 3.10: no native Windows GPU build after 2.10.
+  const Plan tf215 = solve(ask("tensorflow", "2.15", "windows", "8.6", "546.12", "3.10"));
+  EXPECT_FALSE(tf215.feasible);
+  EXPECT_TRUE(has_blocker(tf215, "framework.windows_native_gpu_unsupported"));
+  ASSERT_GE(tf215.options.size(), 2u);
+  EXPECT_EQ(tf215.options[0].platform, "wsl2");
+  EXPECT_EQ(tf215.options[0].build.cuda, "12.2");  // not 12.3: the tested build is 12.2
+  EXPECT_EQ(tf215.options[0].package_spec, "tensorflow[and-cuda]==2.15.0");
+  EXPECT_TRUE(tf215.options[0].build.wheels_bring_cuda);
+  EXPECT_EQ(tf215.options[1].platform, "windows");
+  EXPECT_EQ(tf215.options[1].build.version, "2.10.0");
+  for (const auto& o : tf215.options)
+    EXPECT_TRUE(o.alternative);
+
+  // TF 2.12 + CUDA 11.8 + cuDNN 8.6 + Python 3.9: right on Linux, not on native Windows.
+  EXPECT_FALSE(solve(ask("tensorflow", "2.12", "windows", "8.6", "546.12", "3.9")).feasible);
+  const Plan tf212 = solve(ask("tensorflow", "2.12", "linux", "8.6", "545.23.06", "3.9"));
+  ASSERT_TRUE(tf212.feasible);
+  EXPECT_EQ(tf212.options[0].build.cuda, "11.8");
+  EXPECT_EQ(tf212.options[0].build.cudnn, "8.6");
+
+  // TF 2.9 + CUDA 11.2 + cuDNN 8.1 + Python 3.8: right.
+  const Plan tf29 = solve(ask("tensorflow", "2.9", "windows", "8.6", "546.12", "3.8"));
+  ASSERT_TRUE(tf29.feasible);
+  EXPECT_EQ(tf29.options[0].build.cuda, "11.2");
+  EXPECT_EQ(tf29.options[0].build.cudnn, "8.1");
+
+  // TF 1.15 with cudatoolkit 10.1 and cuDNN 7.6: the tested build is CUDA 10.0 with cuDNN 7.4.
+  const Plan tf115 = solve(ask("tensorflow", "1.15", "windows", "6.1", "452.06", "3.7"));
+  ASSERT_TRUE(tf115.feasible);
+  EXPECT_EQ(tf115.options[0].build.cuda, "10");
+  EXPECT_EQ(tf115.options[0].build.cudnn, "7.4");
+  EXPECT_EQ(tf115.options[0].package_spec, "tensorflow-gpu==1.15.0");
+}
+
+TEST(Plan, ComputeCapabilityBelowTheBuildIsABlockerWithTheNewestThatFits) {
+  // A GTX 650 (3.0) and TensorFlow 2.1 (3.5 and up).
+  const Plan p = solve(ask("tensorflow", "2.1", "linux", "3.0", "470.82.01", "3.7"));
+  EXPECT_FALSE(p.feasible);
+  EXPECT_TRUE(has_blocker(p, "gpu.compute_capability_unsupported"));
+  // PyTorch's cu126 wheels of 2.8 have sm_50 as their oldest code: a 3.7 GPU cannot run them,
+  // and nothing newer can either.
+  Request old_gpu = ask("torch", "2.8", "linux", "3.7", "570.26", "3.10");
+  const Plan torch = solve(old_gpu);
+  EXPECT_FALSE(torch.feasible);
+  EXPECT_TRUE(has_blocker(torch, "gpu.compute_capability_unsupported"));
+}
+
+TEST(Plan, ABlackwellGpuGetsOnlyWheelsWithItsCode) {
+  // RTX 5090 (12.0) with driver 570.26: cu126 has no sm_120 and no PTX, cu130 needs 580.
+  const Plan p = solve(ask("torch", std::nullopt, "linux", "12.0", "570.26", "3.12"));
+  ASSERT_TRUE(p.feasible);
+  for (const auto& o : p.options) {
+    EXPECT_EQ(o.build.variant, "cu128") << o.build.version;
+    EXPECT_NE(o.index_url->find("/cu128"), std::string::npos);
+  }
+}
+
+TEST(Plan, ADriverTooOldOffersTheUpdateAndTheNewestBuildItRuns) {
+  const Plan p = solve(ask("tensorflow", "2.1", "linux", "7.5", "410.48", "3.7"));
+  EXPECT_FALSE(p.feasible);
+  ASSERT_TRUE(has_blocker(p, "driver.too_old"));
+  ASSERT_GE(p.options.size(), 2u);
+  EXPECT_EQ(p.options[0].build.version, "2.1.0");
+  EXPECT_NE(p.options[0].notes.front().find("418.39"), std::string::npos);
+  EXPECT_EQ(p.options[1].build.version, "2.0.0");  // CUDA 10.0 runs on 410.48
+  EXPECT_EQ(p.options[1].min_driver, "410.48");
+}
+
+TEST(Plan, MinorVersionCompatibilityIsANoteNotABlocker) {
+  // CUDA 12.1 wheels on driver 525.60.13: below 12.1's own 530.30.02, above CUDA 12's 525.60.13.
+  Request r = ask("torch", "2.1", "linux", "8.6", "525.60.13", "3.10");
+  r.cuda = "12.1";
+  const Plan p = solve(r);
+  ASSERT_TRUE(p.feasible);
+  EXPECT_EQ(p.options[0].min_driver, "530.30.02");
+  EXPECT_EQ(p.options[0].driver_floor, "525.60.13");
+  const auto& notes = p.options[0].notes;
+  EXPECT_TRUE(std::any_of(notes.begin(), notes.end(), [](const std::string& n) {
+    return n.find("minor version compatibility") != std::string::npos;
+  }));
+  r.driver = "520.61.05";
+  EXPECT_TRUE(has_blocker(solve(r), "driver.too_old"));
+}
+
+TEST(Plan, PythonOutsideTheRangeIsABlockerWithANewEnvironmentOffered) {
+  const Plan p = solve(ask("tensorflow", "2.1", "windows", "6.1", "452.06", "3.9"));
+  EXPECT_FALSE(p.feasible);
+  ASSERT_TRUE(has_blocker(p, "python.version_unsupported"));
+  EXPECT_NE(p.blockers[0].why.find("3.5 to 3.7"), std::string::npos) << p.blockers[0].why;
+  ASSERT_FALSE(p.options.empty());
+  EXPECT_EQ(p.options[0].build.version, "2.1.0");
+  EXPECT_EQ(p.options[0].environment_python, "3.7");
+  EXPECT_NE(all_commands(p.options[0]).find("python=3.7"), std::string::npos);
+}
+
+TEST(Plan, WheelsBringCudaSoNoToolkitIsInstalled) {
+  const Plan p = solve(ask("tensorflow", "2.15", "linux", "8.6", "535.104.05", "3.10"));
+  ASSERT_TRUE(p.feasible);
+  const std::string steps = all_commands(p.options[0]);
+  EXPECT_EQ(steps.find("cuda-toolkit-archive"), std::string::npos) << steps;
+  EXPECT_EQ(steps.find("cudnn-archive"), std::string::npos) << steps;
+  EXPECT_NE(steps.find("pip install \"tensorflow[and-cuda]==2.15.0\""), std::string::npos);
+  // JAX: the current CUDA wheel variants only; a version cannot be planned.
+  const Plan jax = solve(ask("jax", std::nullopt, "linux", "8.0", "560.35.03", "3.12"));
+  ASSERT_TRUE(jax.feasible);
+  EXPECT_EQ(jax.options[0].package_spec, "jax[cuda12]");  // cuda13 needs driver 580
+  EXPECT_FALSE(make_plan(ask("jax", "0.4.20", "linux", "8.0", "560.35.03", "3.12"), embedded_kb(),
+                         messages())
+                   .ok());
+}
+
+TEST(Plan, UnknownFrameworksAndVersionsAreErrorsNotGuesses) {
+  for (const auto& [framework, version] :
+       std::vector<std::pair<std::string, std::optional<std::string>>>{{"cupy", std::nullopt},
+                                                                       {"tensorflow", "3.0"},
+                                                                       {"tensorflow", "2.20"},
+                                                                       {"torch", "0.4"}}) {
+    auto p = make_plan(ask(framework, version, "linux", "8.6", "550.54.14", "3.10"), embedded_kb(),
+                       messages());
+    EXPECT_FALSE(p.ok()) << framework << " " << version.value_or("");
+  }
+}
+
+TEST(Plan, DeterministicAndTranslated) {
+  const Request r = ask("torch", "2.1", "windows", "8.6", "531.14", "3.10");
+  const std::string a = report::render_plan_json(solve(r), "x");
+  const std::string b = report::render_plan_json(solve(r), "x");
+  EXPECT_EQ(a, b);
+  const std::string zh =
+      report::render_plan_text(solve(r, kb::Lang::zh), messages(kb::Lang::zh), false);
+  EXPECT_NE(zh.find("方案"), std::string::npos) << zh;
+  const auto json = nlohmann::json::parse(a);
+  EXPECT_EQ(json["schema"], "gpuvet.plan/1");
+  for (const char* key : {"platform", "framework", "framework_version", "package", "python", "cuda",
+                          "cudnn", "min_driver", "steps", "notes"}) {
+    EXPECT_TRUE(json["options"][0].contains(key)) << key;
+  }
+}
+
+// The same request asked through a snapshot's facts and through explicit flags: the same plan.
+TEST(Plan, SnapshotAndFlagsGiveTheSamePlan) {
+  for (const char* scenario : {"windows10_gtx1060_tf21_all_green", "linux_torch_cu121",
+                               "wsl2_ubuntu", "linux_kepler_gtx650_tf21"}) {
+    const std::string path = std::string(GPUVET_SCENARIO_DIR) + "/" + scenario + "/snapshot.json";
+    auto snapshot = sys::load_snapshot_file(path);
+    ASSERT_TRUE(snapshot.ok()) << path;
+    const sys::ReplaySystem system(std::move(*snapshot));
+    auto report = cli::diagnose(system, embedded_kb(), messages());
+    ASSERT_TRUE(report.ok());
+    Request open;
+    open.framework = "tensorflow";
+    open.version = "2.1";
+    auto from_facts = complete_from_facts(open, report->facts, embedded_kb());
+    ASSERT_TRUE(from_facts.ok());
+    Request flags = ask("tensorflow", "2.1", from_facts->os, from_facts->compute_capability,
+                        from_facts->driver, from_facts->python);
+    flags.gpu = from_facts->gpu;
+    EXPECT_EQ(report::render_plan_json(solve(*from_facts), "x"),
+              report::render_plan_json(solve(flags), "x"))
+        << scenario;
+  }
+}
+
+TEST(Plan, WritesTheEnvironmentFiles) {
+  const Plan p = solve(ask("torch", "2.1", "linux", "8.6", "535.104.05", "3.10"));
+  ASSERT_TRUE(p.feasible);
+  gpuvet::testing::TempDir dir;
+  auto files = write_environment_files(p.options[0], dir.path() + "/env");
+  ASSERT_TRUE(files.ok());
+  ASSERT_EQ(files->size(), 3u);
+  const auto read = [](const std::string& path) {
+    std::ifstream in(path);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+  };
+  const std::string requirements = read(dir.path() + "/env/requirements.txt");
+  EXPECT_NE(requirements.find("--index-url https://download.pytorch.org/whl/cu121"),
+            std::string::npos)
+      << requirements;
+  EXPECT_NE(requirements.find("torch==2.1.*"), std::string::npos);
+  const std::string yml = read(dir.path() + "/env/environment.yml");
+  EXPECT_NE(yml.find("python=3.10"), std::string::npos) << yml;
+  EXPECT_NE(read(dir.path() + "/env/activate-gpu.sh").find("unset LD_LIBRARY_PATH"),
+            std::string::npos);
+  // A toolkit build on Windows: the batch file puts that toolkit first on PATH.
+  const Plan tf = solve(ask("tensorflow", "2.1", "windows", "6.1", "452.06", "3.7"));
+  auto win = write_environment_files(tf.options[0], dir.path() + "/win");
+  ASSERT_TRUE(win.ok());
+  EXPECT_NE(read(dir.path() + "/win/activate-gpu.bat").find("CUDA\\v10.1\\bin"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace gpuvet::plan
