@@ -69,7 +69,8 @@ TEST(Plan, ReproducesEveryTensorFlowBuildRow) {
     ASSERT_TRUE(p.feasible) << v << " " << row.get("platform");
     const Build& b = p.options.front().build;
     EXPECT_EQ(b.version, v);
-    EXPECT_EQ(b.cuda, row.get("cuda")) << v;
+    const std::string cuda = row.get("cuda");
+    EXPECT_EQ(b.cuda, cuda.find('.') == std::string::npos ? cuda + ".0" : cuda) << v;
     EXPECT_EQ(b.cudnn, row.get("cudnn")) << v;
     EXPECT_EQ(b.python_min, row.get("python_min")) << v;
     EXPECT_EQ(b.python_max, row.get("python_max")) << v;
@@ -152,7 +153,7 @@ TEST(Plan, SeedStableCombinationsOnWindows) {
   // TF 1.15 with cudatoolkit 10.1 and cuDNN 7.6: the tested build is CUDA 10.0 with cuDNN 7.4.
   const Plan tf115 = solve(ask("tensorflow", "1.15", "windows", "6.1", "452.06", "3.7"));
   ASSERT_TRUE(tf115.feasible);
-  EXPECT_EQ(tf115.options[0].build.cuda, "10");
+  EXPECT_EQ(tf115.options[0].build.cuda, "10.0");
   EXPECT_EQ(tf115.options[0].build.cudnn, "7.4");
   EXPECT_EQ(tf115.options[0].package_spec, "tensorflow-gpu==1.15.0");
 }
