@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Installs, from Debian's packages, whatever the build and the tests need and this machine lacks.
-# Idempotent, and silent when nothing is missing.
+# Installs, from Debian's packages, whatever the build needs and this machine lacks; with
+# --tests, also what only the tests need. Idempotent, and silent when nothing is missing.
+#   scripts/bootstrap.sh [--tests]
 set -euo pipefail
 
 packages=(
@@ -9,6 +10,9 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   clang-format
 )
+if [[ "${1:-}" == "--tests" ]]; then
+  packages+=(chromium)  # the bench HTML test opens the page in it, headless
+fi
 
 missing=()
 for package in "${packages[@]}"; do
