@@ -2,12 +2,16 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include <CLI/CLI.hpp>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 
+#include "bench/bench_child.hpp"
+#include "cli/bench_verb.hpp"
 #include "cli/explain_verb.hpp"
 #include "cli/kb_verb.hpp"
 #include "cli/plan_verb.hpp"
@@ -32,6 +36,7 @@ struct CheckOptions {
   bool json = false;
   std::string lang;
   bool no_color = false;
+  bool verify = false;
 };
 
 struct SnapshotOptions {
@@ -113,6 +118,14 @@ int run_check(const CheckOptions& options) {
   }
   auto report = diagnose(*system, *kb, *messages);
   if (!report) return fail(report.error().message);
+  if (options.verify && options.snapshot.empty()) {
+    if (auto finding = verify_finding(report->facts, *kb, *messages)) {
+      const bool known = std::any_of(report->findings.begin(), report->findings.end(),
+                                     [&](const Finding& f) { return f.id == finding->id; });
+      if (!known) report->findings.push_back(std::move(*finding));
+      report->summary = checks::summarize(report->facts, report->findings);
+    }
+  }
   report->elapsed_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
                            std::chrono::steady_clock::now() - started)
                            .count();
@@ -230,6 +243,10 @@ Result<report::Report> diagnose(const sys::System& system, const kb::Kb& kb,
 }
 
 int run(std::vector<std::string> args) {
+  // The benchmark child (hidden): its arguments are the parent's, not a user's.
+  if (!args.empty() && args.front() == bench::kBenchVerb) {
+    return run_bench_child_verb(std::vector<std::string>(args.begin() + 1, args.end()));
+  }
   prepare_console();
   CLI::App app{
       "gpuvet checks every layer of a GPU deep-learning stack: hardware, driver, CUDA, "
@@ -251,6 +268,27 @@ int run(std::vector<std::string> args) {
       ->check(CLI::IsMember({"en", "zh"}));
   check_cmd->add_flag("--no-color", check.no_color, "No colour (also: NO_COLOR set)");
   check_cmd->add_option("--kb", check.kb_dir, "Use a newer knowledge base: a copy of data/");
+  check_cmd->add_flag("--verify", check.verify,
+                      "Also run gpuvet verify on the GPU; a failure is a runtime finding");
+
+  BenchArgs bench_args;
+  std::string bench_kb_dir;
+  std::string bench_lang;
+  bool bench_no_color = false;
+  CLI::App* verify_cmd = app.add_subcommand(
+      "verify", "Prove the GPU computes: a kernel, copies and a GEMM, checked (a few seconds)");
+  CLI::App* bench_cmd = app.add_subcommand(
+      "bench", "Measure bandwidth, GEMM and convolution against the GPU's own peak");
+  for (CLI::App* cmd : {verify_cmd, bench_cmd}) {
+    cmd->add_flag("--json", bench_args.json, "JSON output (gpuvet.bench/1)");
+    cmd->add_option("--kb", bench_kb_dir, "Use a newer knowledge base: a copy of data/");
+    cmd->add_option("--lang", bench_lang, "Language (default: from LC_ALL / LC_MESSAGES / LANG)")
+        ->check(CLI::IsMember({"en", "zh"}));
+    cmd->add_flag("--no-color", bench_no_color, "No colour (also: NO_COLOR set)");
+  }
+  bench_cmd->add_flag("--quick", bench_args.quick, "Smaller sizes and fewer repetitions");
+  bench_cmd->add_option("--html", bench_args.html,
+                        "Also write a self-contained HTML page with the charts to FILE");
 
   SnapshotOptions snapshot;
   CLI::App* snapshot_cmd = app.add_subcommand(
@@ -401,6 +439,17 @@ int run(std::vector<std::string> args) {
     }
     const bool color = !explain_no_color && !env_or_null("NO_COLOR") && stdout_is_terminal();
     return run_explain(explain_args, *kb, *messages, system.get(), color);
+  }
+  if (*verify_cmd || *bench_cmd) {
+    auto kb = load_kb(bench_kb_dir);
+    if (!kb) return fail(kb.error().message);
+    const kb::Lang lang =
+        bench_lang.empty() ? lang_from_environment() : kb::lang_from_locale(bench_lang);
+    auto messages = kb::Messages::load(*kb, lang);
+    if (!messages) return fail(messages.error().message);
+    bench_args.verify = verify_cmd->parsed();
+    const bool color = !bench_no_color && !env_or_null("NO_COLOR") && stdout_is_terminal();
+    return run_bench(bench_args, *kb, *messages, color);
   }
   if (*plan_cmd) {
     auto kb = load_kb(plan_kb_dir);

@@ -1,0 +1,162 @@
+#include "cli/bench_verb.hpp"
+
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+
+#include "bench/bench_child.hpp"
+#include "bench/bench_parent.hpp"
+#include "bench/libraries.hpp"
+#include "cli/app.hpp"
+#include "cli/terminal.hpp"
+#include "report/render_bench.hpp"
+#include "report/render_bench_html.hpp"
+#include "system/paths.hpp"
+
+namespace gpuvet::cli {
+
+namespace {
+
+int fail(const std::string& message) {
+  std::fprintf(stderr, "gpuvet: %s\n", message.c_str());
+  return kExitUsage;
+}
+
+void print(const std::string& s) {
+  std::fwrite(s.data(), 1, s.size(), stdout);
+}
+
+// cuBLAS and cuDNN where this machine has them beyond the loader's search: the toolkits' library
+// folders and the NVIDIA wheels of every Python environment.
+void add_candidates(const Facts& facts, bench::RunOptions& options) {
+  const auto add = [](std::vector<std::string>& out, const std::string& dir,
+                      const std::vector<std::string>& names) {
+    for (const auto& name : names)
+      out.push_back(dir + "/" + name);
+  };
+  for (const auto& toolkit : facts.cuda_toolkits) {
+    for (const char* sub : {"/lib64", "/lib", "/bin"}) {
+      add(options.cublas, toolkit.root + sub, bench::cublas_names());
+      add(options.cudnn, toolkit.root + sub, bench::cudnn_names());
+    }
+  }
+  for (const auto& cudnn : facts.cudnn)
+    add(options.cudnn, cudnn.location, bench::cudnn_names());
+  for (const auto& env : facts.python_envs) {
+    for (const auto& wheel : env.nvidia_wheels) {
+      if (!wheel.lib_dir) continue;
+      if (wheel.component == "cublas") add(options.cublas, *wheel.lib_dir, bench::cublas_names());
+      if (wheel.component == "cudnn") add(options.cudnn, *wheel.lib_dir, bench::cudnn_names());
+    }
+  }
+}
+
+std::chrono::milliseconds timeout_for(bench::Mode mode) {
+  if (const char* ms = std::getenv("GPUVET_BENCH_TIMEOUT_MS")) {
+    if (const long long value = std::atoll(ms); value > 0) return std::chrono::milliseconds(value);
+  }
+  return std::chrono::milliseconds(mode == bench::Mode::verify  ? 60000
+                                   : mode == bench::Mode::quick ? 300000
+                                                                : 600000);
+}
+
+Result<bench::Report> measure(bench::Mode mode, const kb::Kb& kb, const kb::Messages& messages,
+                              const Facts* facts, bool progress) {
+  bench::RunOptions options;
+  options.mode = mode;
+  options.progress = progress;
+  options.timeout = timeout_for(mode);
+  const auto self = current_executable();
+  if (!self) return make_error("cannot find gpuvet's own executable to run the benchmark child");
+  options.helper = *self;
+  std::optional<report::Report> diagnosed;
+  if (!facts) {
+    auto system = sys::make_live_system();
+    auto report = diagnose(*system, kb, messages);
+    if (!report) return report.error();
+    diagnosed = std::move(*report);
+    facts = &diagnosed->facts;
+  }
+  add_candidates(*facts, options);
+  bench::Report report = bench::run(options);
+  bench::attach_peaks(report, kb);
+  return report;
+}
+
+Layer layer_of(const std::string& id) {
+  if (id.starts_with("driver.")) return Layer::driver;
+  if (id.starts_with("gpu.")) return Layer::hardware;
+  return Layer::runtime;
+}
+
+}  // namespace
+
+int run_bench(const BenchArgs& args, const kb::Kb& kb, const kb::Messages& messages, bool color) {
+  const bench::Mode mode = args.verify  ? bench::Mode::verify
+                           : args.quick ? bench::Mode::quick
+                                        : bench::Mode::full;
+  auto report = measure(mode, kb, messages, nullptr, color && !args.json);
+  if (!report) return fail(report.error().message);
+  const bool passed = args.verify ? bench::verify_passed(*report) : !report->failure;
+  if (!args.html.empty()) {
+    std::ofstream out(paths::to_fs(args.html), std::ios::binary | std::ios::trunc);
+    out << report::render_bench_html(*report, args.verify ? "gpuvet verify" : "gpuvet bench");
+    out.close();
+    if (!out) return fail(fmt::format("cannot write {}", args.html));
+  }
+  print(args.json ? report::render_bench_json(*report)
+                  : report::render_bench_text(*report, messages, args.verify, passed, color));
+  return passed ? kExitOk : kExitFound;
+}
+
+std::optional<Finding> verify_finding(const Facts& facts, const kb::Kb& kb,
+                                      const kb::Messages& messages) {
+  auto report = measure(bench::Mode::verify, kb, messages, &facts, false);
+  if (!report) {
+    Finding f;
+    f.id = "other";
+    f.severity = Severity::warning;
+    f.layer = Layer::runtime;
+    f.title = messages.text("verify.finding.not_run");
+    f.evidence.push_back(report.error().message);
+    return f;
+  }
+  if (bench::verify_passed(*report)) return std::nullopt;
+  Finding f;
+  f.id = report->failure_id.value_or("device.busy_or_init_failed");
+  f.severity = Severity::error;
+  f.layer = layer_of(f.id);
+  f.title = messages.text("verify.finding.title");
+  if (report->failure) f.evidence.push_back(*report->failure);
+  for (const auto& r : report->results) {
+    if (!r.ok && !report->failure) f.evidence.push_back(r.name + ": " + r.detail);
+  }
+  f.fix.push_back(messages.text("verify.finding.fix"));
+  return f;
+}
+
+int run_bench_child_verb(const std::vector<std::string>& arguments) {
+  bench::ChildOptions options;
+  for (size_t i = 0; i < arguments.size(); ++i) {
+    const std::string& a = arguments[i];
+    const bool has_value = i + 1 < arguments.size();
+    if (a == "--mode" && has_value) {
+      const std::string& m = arguments[++i];
+      options.mode = m == "verify"  ? bench::Mode::verify
+                     : m == "quick" ? bench::Mode::quick
+                                    : bench::Mode::full;
+    } else if (a == "--progress") {
+      options.progress = true;
+    } else if (a == "--cublas" && has_value) {
+      options.cublas.push_back(arguments[++i]);
+    } else if (a == "--cudnn" && has_value) {
+      options.cudnn.push_back(arguments[++i]);
+    }
+  }
+  bench::run_bench_child(options);
+  return kExitOk;
+}
+
+}  // namespace gpuvet::cli

@@ -1,0 +1,119 @@
+#include "report/render_bench.hpp"
+
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+
+#include "report/paint.hpp"
+
+namespace gpuvet::report {
+
+namespace {
+
+using ordered = nlohmann::ordered_json;
+
+template <class T>
+ordered or_null(const std::optional<T>& value) {
+  return value ? ordered(*value) : ordered(nullptr);
+}
+
+ordered device_json(const bench::DeviceInfo& d) {
+  return {{"index", d.index},
+          {"name", d.name},
+          {"compute_capability", d.compute_capability},
+          {"driver", d.driver},
+          {"cuda_driver_version", or_null(d.cuda_driver_version)},
+          {"multiprocessors", or_null(d.multiprocessors)},
+          {"clock_mhz", or_null(d.clock_mhz)},
+          {"memory_clock_mhz", or_null(d.memory_clock_mhz)},
+          {"memory_bus_width", or_null(d.memory_bus_width)},
+          {"memory_bytes", or_null(d.memory_bytes)},
+          {"l2_cache_bytes", or_null(d.l2_cache_bytes)},
+          {"pcie_generation", or_null(d.pcie_generation)},
+          {"pcie_width", or_null(d.pcie_width)},
+          {"ecc", or_null(d.ecc)},
+          {"compute_mode", or_null(d.compute_mode)},
+          {"driver_model", or_null(d.driver_model)}};
+}
+
+std::string number(double value) {
+  return value >= 100  ? fmt::format("{:.0f}", value)
+         : value >= 10 ? fmt::format("{:.1f}", value)
+                       : fmt::format("{:.2f}", value);
+}
+
+}  // namespace
+
+std::string render_bench_json(const bench::Report& report) {
+  ordered results = ordered::array();
+  for (const auto& r : report.results) {
+    ordered series = ordered::array();
+    for (const auto& p : r.series)
+      series.push_back({{"bytes", p.x}, {"value", p.y}});
+    results.push_back({{"name", r.name},
+                       {"value", or_null(r.value)},
+                       {"unit", r.unit},
+                       {"peak", or_null(r.peak)},
+                       {"fraction_of_peak", or_null(r.fraction_of_peak)},
+                       {"ok", r.ok},
+                       {"detail", r.detail},
+                       {"series", series}});
+  }
+  ordered j = {{"schema", "gpuvet.bench/1"},
+               {"device", report.device ? device_json(*report.device) : ordered(nullptr)},
+               {"results", results}};
+  j["failure"] = report.failure ? ordered{{"id", report.failure_id.value_or("other")},
+                                          {"why", *report.failure}}
+                                : ordered(nullptr);
+  return j.dump(2) + "\n";
+}
+
+std::string render_bench_text(const bench::Report& report, const kb::Messages& m, bool verify,
+                              bool passed, bool color) {
+  const Painter paint(color);
+  std::string out;
+  if (report.device) {
+    const auto& d = *report.device;
+    out += m.text("bench.text.device",
+                  {{"name", d.name},
+                   {"cc", d.compute_capability},
+                   {"driver", d.driver.empty() ? m.text("plan.text.unknown") : d.driver},
+                   {"sms", d.multiprocessors ? std::to_string(*d.multiprocessors) : "?"},
+                   {"memory", d.memory_bytes ? fmt::format("{:.1f}", *d.memory_bytes / 1073741824.0)
+                                             : std::string("?")},
+                   {"link", d.pcie_generation && d.pcie_width
+                                ? fmt::format("PCIe gen {} x{}", *d.pcie_generation, *d.pcie_width)
+                                : m.text("plan.text.unknown")}}) +
+           "\n\n";
+  }
+  if (report.failure) {
+    out += " " + paint("✖", fmt::fg(fmt::terminal_color::red)) + " " + *report.failure + "\n   " +
+           paint(report.failure_id.value_or("other"), fmt::emphasis::faint) + "\n\n";
+  }
+  for (const auto& r : report.results) {
+    const std::string mark = r.ok ? paint("✔", fmt::fg(fmt::terminal_color::green))
+                                  : paint("✖", fmt::fg(fmt::terminal_color::red));
+    std::string value = r.value ? number(*r.value) + " " + r.unit : std::string("—");
+    std::string peak;
+    if (r.peak && r.fraction_of_peak) {
+      peak = m.text("bench.text.of_peak",
+                    {{"peak", number(*r.peak)},
+                     {"percent", fmt::format("{:.0f}", *r.fraction_of_peak * 100)}});
+    }
+    out += fmt::format(" {} {:<24} {:>14}  {}\n", mark, r.name, value, peak);
+    // A result that did not run because of the failure above says nothing new.
+    const bool repeats_failure = report.failure && r.detail == "did not run: " + *report.failure;
+    if (!r.detail.empty() && !repeats_failure) {
+      out += "     " + paint(r.detail, fmt::emphasis::faint) + "\n";
+    }
+  }
+  if (verify) {
+    out += "\n " +
+           (passed ? paint(m.text("bench.text.verify_passed"), fmt::fg(fmt::terminal_color::green))
+                   : paint(m.text("bench.text.verify_failed"), fmt::fg(fmt::terminal_color::red))) +
+           "\n";
+  }
+  return out;
+}
+
+}  // namespace gpuvet::report
