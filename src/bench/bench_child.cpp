@@ -17,6 +17,7 @@
 #include "bench/libraries.hpp"
 #include "bench/measure.hpp"
 #include "core/result.hpp"
+#include "gpu/api_binding.hpp"
 #include "gpu/driver_apis.hpp"
 #include "gpu/dynlib.hpp"
 
@@ -33,30 +34,13 @@ using gpu::NvmlMemory;
 using gpu::NvmlPciInfo;
 using gpu::nvmlReturn;
 
-#define GPUVET_DECLARE(name, ret, params, required) ret(*name) params = nullptr;
-#define GPUVET_BIND(name, ret, params, required)                 \
-  api.name = reinterpret_cast<ret(*) params>(lib.symbol(#name)); \
-  if (!api.name && (required)) api.missing.push_back(#name);
-#define GPUVET_API(Name, TABLE)                   \
-  struct Name {                                   \
-    TABLE(GPUVET_DECLARE)                         \
-    std::vector<std::string> missing;             \
-    static Name bind(const DynamicLibrary& lib) { \
-      Name api;                                   \
-      TABLE(GPUVET_BIND)                          \
-      return api;                                 \
-    }                                             \
-  };
 #define GPUVET_CUDA_ALL(X) GPUVET_CUDA_ENTRY_POINTS(X) GPUVET_CUDA_BENCH_ENTRY_POINTS(X)
-GPUVET_API(CudaApi, GPUVET_CUDA_ALL)
-GPUVET_API(NvmlApi, GPUVET_NVML_ENTRY_POINTS)
-GPUVET_API(CublasApi, GPUVET_CUBLAS_ENTRY_POINTS)
-GPUVET_API(CudnnApi, GPUVET_CUDNN_ENTRY_POINTS)
-GPUVET_API(CblasApi, GPUVET_CBLAS_ENTRY_POINTS)
+GPUVET_DEFINE_API(CudaApi, GPUVET_CUDA_ALL)
 #undef GPUVET_CUDA_ALL
-#undef GPUVET_API
-#undef GPUVET_BIND
-#undef GPUVET_DECLARE
+GPUVET_DEFINE_API(NvmlApi, GPUVET_NVML_ENTRY_POINTS)
+GPUVET_DEFINE_API(CublasApi, GPUVET_CUBLAS_ENTRY_POINTS)
+GPUVET_DEFINE_API(CudnnApi, GPUVET_CUDNN_ENTRY_POINTS)
+GPUVET_DEFINE_API(CblasApi, GPUVET_CBLAS_ENTRY_POINTS)
 
 using json = nlohmann::ordered_json;
 
@@ -274,19 +258,6 @@ void nvml_details(DeviceInfo& info, int index) {
   nvml.nvmlShutdown();
 }
 
-std::string compute_mode_name(int mode) {
-  switch (mode) {  // CUcomputemode
-    case 0:
-      return "Default";
-    case 2:
-      return "Prohibited";
-    case 3:
-      return "Exclusive_Process";
-    default:
-      return std::to_string(mode);
-  }
-}
-
 DeviceInfo query_device(const CudaApi& cu, int index, int device) {
   DeviceInfo info;
   info.index = index;
@@ -310,7 +281,7 @@ DeviceInfo query_device(const CudaApi& cu, int index, int device) {
   info.l2_cache_bytes = attribute(cu, gpu::kCuAttributeL2CacheSize, device);
   if (auto ecc = attribute(cu, gpu::kCuAttributeEccEnabled, device)) info.ecc = *ecc != 0;
   if (auto mode = attribute(cu, gpu::kCuAttributeComputeMode, device)) {
-    info.compute_mode = compute_mode_name(*mode);
+    info.compute_mode = gpu::compute_mode_name(*mode);
   }
   std::size_t bytes = 0;
   if (cu.cuDeviceTotalMem_v2 && cu.cuDeviceTotalMem_v2(&bytes, device) == 0) {

@@ -3,6 +3,7 @@
 // generates the typed pointers and the "missing symbol" report). Signatures from nvml.h and
 // cuda.h; only plain C types cross the boundary.
 #include <cstddef>
+#include <string>
 
 namespace gpuvet::gpu {
 
@@ -166,5 +167,21 @@ inline constexpr int kCuAttributeComputeCapabilityMinor = 76;
 // nvml.h: NVML_SUCCESS, buffer sizes.
 inline constexpr nvmlReturn kNvmlSuccess = 0;
 inline constexpr unsigned kNvmlStringBuffer = 96;
+
+// nvmlComputeMode_t and CUcomputemode share their values; named as nvidia-smi prints them.
+inline std::string compute_mode_name(int mode) {
+  switch (mode) {
+    case 0:
+      return "Default";
+    case 1:
+      return "Exclusive_Thread";
+    case 2:
+      return "Prohibited";
+    case 3:
+      return "Exclusive_Process";
+    default:
+      return std::to_string(mode);
+  }
+}
 
 }  // namespace gpuvet::gpu

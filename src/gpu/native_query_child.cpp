@@ -7,6 +7,7 @@
 #include <cstring>
 #include <optional>
 
+#include "gpu/api_binding.hpp"
 #include "gpu/driver_apis.hpp"
 #include "gpu/dynlib.hpp"
 #include "gpu/native_query.hpp"
@@ -19,39 +20,8 @@ namespace gpuvet::gpu {
 
 namespace {
 
-struct NvmlApi {
-#define GPUVET_DECLARE(name, ret, params, required) ret(*name) params = nullptr;
-  GPUVET_NVML_ENTRY_POINTS(GPUVET_DECLARE)
-#undef GPUVET_DECLARE
-  std::vector<std::string> missing;
-};
-
-struct CudaApi {
-#define GPUVET_DECLARE(name, ret, params, required) ret(*name) params = nullptr;
-  GPUVET_CUDA_ENTRY_POINTS(GPUVET_DECLARE)
-#undef GPUVET_DECLARE
-  std::vector<std::string> missing;
-};
-
-NvmlApi bind_nvml(const DynamicLibrary& lib) {
-  NvmlApi api;
-#define GPUVET_BIND(name, ret, params, required)                 \
-  api.name = reinterpret_cast<ret(*) params>(lib.symbol(#name)); \
-  if (!api.name && (required)) api.missing.push_back(#name);
-  GPUVET_NVML_ENTRY_POINTS(GPUVET_BIND)
-#undef GPUVET_BIND
-  return api;
-}
-
-CudaApi bind_cuda(const DynamicLibrary& lib) {
-  CudaApi api;
-#define GPUVET_BIND(name, ret, params, required)                 \
-  api.name = reinterpret_cast<ret(*) params>(lib.symbol(#name)); \
-  if (!api.name && (required)) api.missing.push_back(#name);
-  GPUVET_CUDA_ENTRY_POINTS(GPUVET_BIND)
-#undef GPUVET_BIND
-  return api;
-}
+GPUVET_DEFINE_API(NvmlApi, GPUVET_NVML_ENTRY_POINTS)
+GPUVET_DEFINE_API(CudaApi, GPUVET_CUDA_ENTRY_POINTS)
 
 void stage(const std::string& where) {
   std::printf("@stage %s\n", where.c_str());
@@ -66,21 +36,6 @@ std::string cuda_version_text(int encoded) {
 std::string nvml_error(const NvmlApi& api, nvmlReturn code) {
   const char* text = api.nvmlErrorString ? api.nvmlErrorString(code) : nullptr;
   return text ? fmt::format("{} ({})", text, code) : fmt::format("NVML error {}", code);
-}
-
-std::string compute_mode_name(int mode) {
-  switch (mode) {  // nvmlComputeMode_t, named as nvidia-smi prints them
-    case 0:
-      return "Default";
-    case 1:
-      return "Exclusive_Thread";
-    case 2:
-      return "Prohibited";
-    case 3:
-      return "Exclusive_Process";
-    default:
-      return std::to_string(mode);
-  }
 }
 
 std::string c_string(const char* buffer, size_t size) {
@@ -152,7 +107,7 @@ std::optional<Api> open_and_bind(const char* library, Api (*bind)(const DynamicL
 void query_nvml(sys::Snapshot& out, DriverReport& report) {
   sys::LoadAnswer& load = out.loads[kNvmlLibrary];
   std::optional<DynamicLibrary> lib;
-  const auto bound = open_and_bind<NvmlApi>(kNvmlLibrary, bind_nvml, load, report, lib);
+  const auto bound = open_and_bind<NvmlApi>(kNvmlLibrary, &NvmlApi::bind, load, report, lib);
   if (!bound) return;
   const NvmlApi& api = *bound;
   stage("nvmlInit_v2");
@@ -222,7 +177,7 @@ constexpr int kCudaErrorStubLibrary = 34;
 void query_cuda(sys::Snapshot& out, DriverReport& report) {
   sys::LoadAnswer& load = out.loads[kCudaDriverLibrary];
   std::optional<DynamicLibrary> lib;
-  const auto bound = open_and_bind<CudaApi>(kCudaDriverLibrary, bind_cuda, load, report, lib);
+  const auto bound = open_and_bind<CudaApi>(kCudaDriverLibrary, &CudaApi::bind, load, report, lib);
   if (!bound) return;
   const CudaApi& api = *bound;
   stage("cuInit");

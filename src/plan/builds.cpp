@@ -6,6 +6,7 @@
 #include "core/text.hpp"
 #include "core/version.hpp"
 #include "kb/queries.hpp"
+#include "plan/cuda_releases.hpp"
 #include "plan/plan.hpp"
 
 namespace gpuvet::plan {
@@ -70,7 +71,7 @@ Result<std::vector<Build>> tensorflow_builds(const kb::Kb& kb) {
     b.python_max = non_empty(row.get("python_max"));
     // TensorFlow's Windows table writes CUDA 10.0 as "10" (its Linux table as "10.0").
     b.cuda = non_empty(row.get("cuda"));
-    if (b.cuda && text::split(*b.cuda, '.').size() == 1) *b.cuda += ".0";
+    if (b.cuda) b.cuda = cuda_minor(*b.cuda);
     b.cudnn = non_empty(row.get("cudnn"));
     b.sources.push_back("tensorflow_builds: " + row.get("source"));
     auto package = package_row(kb, "tensorflow", b.platform, b.version);

@@ -7,6 +7,7 @@
 #include "core/text.hpp"
 #include "core/version.hpp"
 #include "kb/queries.hpp"
+#include "plan/cuda_releases.hpp"
 #include "plan/plan.hpp"
 #include "plan/steps.hpp"
 
@@ -15,15 +16,6 @@ namespace gpuvet::plan {
 namespace {
 
 constexpr size_t kMaxOptions = 3;
-
-// "10" (TensorFlow's table for CUDA 10.0) -> "10.0".
-std::string two_parts(const std::string& v) {
-  return text::split(v, '.').size() == 1 ? v + ".0" : version::prefix(v, 2);
-}
-
-bool older(const std::string& a, const std::string& b) {
-  return version::compare(a, b) < 0;
-}
 
 struct Evaluation {
   std::vector<Blocker> blockers;
@@ -68,7 +60,7 @@ class Solver {
 };
 
 bool Solver::matches_version(const Build& b) const {
-  if (request_.cuda && (!b.cuda || !kb::version_has_prefix(two_parts(*b.cuda), *request_.cuda))) {
+  if (request_.cuda && (!b.cuda || !kb::version_has_prefix(cuda_minor(*b.cuda), *request_.cuda))) {
     return false;
   }
   if (!request_.version) return true;
@@ -77,23 +69,12 @@ bool Solver::matches_version(const Build& b) const {
          (b.series && kb::version_has_prefix(wish, b.version));
 }
 
-// The CUDA release rows of an X.Y, in the table's (release) order; release candidates and
-// previews are not releases to install.
-Result<std::vector<kb::Row>> releases_of(const kb::Kb& kb, const std::string& cuda) {
-  return kb::rows_if(kb, "cuda_releases", [&](const kb::Row& r) {
-    const std::string label = r.get("label");
-    const std::string first = text::split(label, ' ').front();
-    return version::prefix(first, 2) == cuda && label.find("RC") == std::string::npos &&
-           label.find("Preview") == std::string::npos;
-  });
-}
-
 Result<bool> Solver::check_driver(const Build& b, const Request& r, Evaluation& e) const {
   const std::string column = r.os == "linux" ? "min_driver_linux" : "min_driver_windows";
   if (b.min_driver_override) {
     e.min_driver = e.driver_floor = b.min_driver_override;
   } else if (b.cuda) {
-    const std::string cuda = two_parts(*b.cuda);
+    const std::string cuda = cuda_minor(*b.cuda);
     auto releases = releases_of(kb_, cuda);
     if (!releases) return releases.error();
     for (const auto& row : *releases) {
@@ -175,7 +156,7 @@ Result<bool> Solver::check_compute_capability(const Build& b, const Request& r,
     return true;
   }
   if (!b.cuda) return true;
-  const std::string cuda = two_parts(*b.cuda);
+  const std::string cuda = cuda_minor(*b.cuda);
   auto support = kb::rows_for_range(kb_, "cuda_arch_support", "cuda_from", "cuda_to", cuda);
   if (!support) return support.error();
   if (support->empty()) return true;

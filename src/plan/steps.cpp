@@ -5,6 +5,7 @@
 #include "core/text.hpp"
 #include "core/version.hpp"
 #include "kb/queries.hpp"
+#include "plan/cuda_releases.hpp"
 
 namespace gpuvet::plan {
 
@@ -15,14 +16,6 @@ constexpr const char* kCudnnArchive = "https://developer.nvidia.com/rdp/cudnn-ar
 constexpr const char* kDriverDownload = "https://www.nvidia.com/Download/index.aspx";
 constexpr const char* kVcRedist =
     "https://learn.microsoft.com/en-us/cpp/windows/latest-supported-vc-redist";
-
-bool older(const std::string& a, const std::string& b) {
-  return version::compare(a, b) < 0;
-}
-
-std::string two_parts(const std::string& v) {
-  return text::split(v, '.').size() == 1 ? v + ".0" : version::prefix(v, 2);
-}
 
 class StepWriter {
  public:
@@ -128,11 +121,7 @@ void StepWriter::driver_step() {
 
 Result<bool> StepWriter::toolkit_step() {
   const std::string column = o_.platform == "linux" ? "min_driver_linux" : "min_driver_windows";
-  auto releases = kb::rows_if(kb_, "cuda_releases", [&](const kb::Row& row) {
-    const std::string label = row.get("label");
-    return version::prefix(text::split(label, ' ').front(), 2) == cuda_ &&
-           label.find("RC") == std::string::npos && label.find("Preview") == std::string::npos;
-  });
+  auto releases = releases_of(kb_, cuda_);
   if (!releases) return releases.error();
   const kb::Row* chosen = nullptr;
   for (const auto& row : *releases) {
@@ -287,7 +276,7 @@ void StepWriter::verify_step() {
 }
 
 Result<bool> StepWriter::write() {
-  cuda_ = b_.cuda ? two_parts(*b_.cuda) : "";
+  cuda_ = b_.cuda ? cuda_minor(*b_.cuda) : "";
   folder_ = toolkit_folder(o_.platform, cuda_);
   if (auto ok = package_spec(); !ok) return ok;
   if (o_.platform == "wsl2") add(text("plan.step.wsl"), {"wsl --install -d Ubuntu"});
