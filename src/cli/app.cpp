@@ -47,6 +47,7 @@ struct WhichArgs {
   std::string kb_dir;
   std::vector<std::string> names;
   std::string from;
+  std::vector<std::string> dll_dirs;
   std::string snapshot;
   bool json = false;
   std::string lang;
@@ -175,6 +176,7 @@ int run_which(const WhichArgs& args) {
   std::unique_ptr<sys::System> system;
   resolve::WhichRequest request;
   request.names = args.names;
+  request.dll_directories = args.dll_dirs;
   resolve::WhichOptions options;
   if (!args.snapshot.empty()) {
     auto snapshot = sys::load_snapshot_file(args.snapshot);
@@ -303,7 +305,10 @@ int run(std::vector<std::string> args) {
       "it shadows");
   which_cmd->add_option("NAME", which.names, "Library names (libcudnn.so.9) or paths")->required();
   which_cmd->add_option("--from", which.from,
-                        "The module that loads them: its RPATH/RUNPATH and $ORIGIN apply");
+                        "The module that loads them: its RPATH/RUNPATH and $ORIGIN apply (Linux); "
+                        "the .exe, or a Python extension module (Windows)");
+  which_cmd->add_option("--dll-dir", which.dll_dirs,
+                        "Windows: a folder added with os.add_dll_directory / AddDllDirectory");
   which_cmd->add_option("--snapshot", which.snapshot, "Answer for a snapshot file");
   which_cmd->add_flag("--json", which.json, "JSON output (gpuvet.which/1)");
   which_cmd

@@ -15,6 +15,7 @@
 #include "python/framework_files.hpp"
 #include "python/metadata.hpp"
 #include "resolve/which.hpp"
+#include "resolve/windows_search.hpp"
 #include "system/paths.hpp"
 #include "system/real_path.hpp"
 
@@ -893,33 +894,18 @@ class PythonProbe {
     }
   }
 
-  // Windows: LoadLibrary's standard search order for a DLL name, with safe DLL search mode (the
-  // default): the application's directory (python.exe's: the environment), System32, the 16-bit
-  // System directory, the Windows directory, the current directory, then Path. KnownDLLs and
-  // AddDllDirectory are not modelled here (`which` on Windows will).
-  // https://learn.microsoft.com/windows/win32/dlls/dynamic-link-library-search-order
+  // Windows: what LoadLibrary loads for a DLL name when python.exe of this environment asks
+  // (TensorFlow loads its CUDA DLLs by name: the standard search, PATH included), from `which`.
   LibraryFact resolve_windows_dll(const std::string& name, const std::string& app_dir) {
-    const std::string windir = paths::normalize(
-        system_.env("SystemRoot").value_or(system_.env("windir").value_or("C:/Windows")));
-    std::vector<std::string> dirs = {app_dir, paths::join(windir, "System32"),
-                                     paths::join(windir, "System"), windir};
-    if (cwd_) dirs.push_back(*cwd_);
-    for (const auto& dir : facts_.env.path) {
-      if (paths::is_absolute(dir)) dirs.push_back(paths::normalize(dir));
-    }
+    const auto report =
+        resolve::which_windows(system_, {{name}, paths::join(app_dir, "python.exe"), {}});
+    const resolve::Resolution& r = report.results.front();
     LibraryFact library;
     library.name = name;
-    for (const auto& dir : dirs) {
-      const std::string candidate = paths::join(dir, name);
-      const auto info = system_.file_info(candidate);
-      if (!info || info->kind != sys::FileKind::regular) continue;
-      if (!library.resolved) {
-        library.resolved = candidate;
-      } else if (paths::comparison_key(candidate, true) !=
-                 paths::comparison_key(*library.resolved, true)) {
-        library.shadowed.push_back({candidate, std::nullopt});
-      }
-    }
+    library.resolved = r.resolved;
+    library.version = r.version;
+    for (const auto& copy : r.shadowed)
+      library.shadowed.push_back({copy.path, copy.version});
     return library;
   }
 

@@ -1,4 +1,5 @@
 #include "resolve/which.hpp"
+#include "resolve/windows_search.hpp"
 
 #include <fmt/format.h>
 
@@ -337,6 +338,7 @@ Resolution resolve_name(const sys::System& system, const std::string& name,
 
 Result<WhichReport> which(const sys::System& system, const WhichRequest& request,
                           const WhichOptions& options) {
+  if (system.host().os == "windows") return which_windows(system, request);
   auto loader = read_loader(system, request.from);
   if (!loader) return loader.error();
   WhichReport report;
@@ -383,6 +385,24 @@ std::string_view to_string(Source source) {
       return "ld_cache";
     case Source::default_dir:
       return "default_dir";
+    case Source::known_dlls:
+      return "known_dlls";
+    case Source::dll_load_dir:
+      return "dll_load_dir";
+    case Source::app_dir:
+      return "app_dir";
+    case Source::system32:
+      return "system32";
+    case Source::system16:
+      return "system16";
+    case Source::windows_dir:
+      return "windows_dir";
+    case Source::current_dir:
+      return "current_dir";
+    case Source::path_env:
+      return "path_env";
+    case Source::dll_directory:
+      return "dll_directory";
   }
   return "path";
 }
@@ -411,6 +431,8 @@ std::string_view to_string(Skip skip) {
       return "no_cache";
     case Skip::not_in_cache:
       return "not_in_cache";
+    case Skip::app_unknown:
+      return "app_unknown";
   }
   return "none";
 }
@@ -429,6 +451,24 @@ std::string why_text(Source source, const std::optional<std::string>& object) {
       return "ld.so.cache";
     case Source::default_dir:
       return "default directory";
+    case Source::known_dlls:
+      return "KnownDLLs";
+    case Source::dll_load_dir:
+      return "the loading DLL's folder";
+    case Source::app_dir:
+      return "application folder";
+    case Source::system32:
+      return "System32";
+    case Source::system16:
+      return "16-bit system folder";
+    case Source::windows_dir:
+      return "Windows folder";
+    case Source::current_dir:
+      return "current folder";
+    case Source::path_env:
+      return "PATH";
+    case Source::dll_directory:
+      return "AddDllDirectory";
   }
   return "path";
 }

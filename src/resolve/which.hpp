@@ -36,7 +36,24 @@ inline constexpr std::string_view kWhichSchema = "gpuvet.which/1";
 // The file the live System's ld_cache_lookup reads.
 inline constexpr std::string_view kLdCacheFile = "/etc/ld.so.cache";
 
-enum class Source { path, rpath, ld_library_path, runpath, ld_cache, default_dir };
+enum class Source {
+  path,
+  rpath,
+  ld_library_path,
+  runpath,
+  ld_cache,
+  default_dir,
+  // Windows (windows_search.cpp): LoadLibrary's search order.
+  known_dlls,     // HKLM\...\Session Manager\KnownDLLs: always System32's copy
+  dll_load_dir,   // the loading DLL's own folder (LOAD_LIBRARY_SEARCH_DLL_LOAD_DIR)
+  app_dir,        // the folder of the process's .exe
+  system32,       // the system directory
+  system16,       // the 16-bit system directory (Windows\System)
+  windows_dir,    // the Windows directory
+  current_dir,    // the current directory
+  path_env,       // a PATH entry
+  dll_directory,  // a folder added with AddDllDirectory / os.add_dll_directory
+};
 
 // Why a step did not load the library. The first group makes ld.so move on, the second makes
 // it stop with an error, the last describes a whole source.
@@ -52,6 +69,7 @@ enum class Skip {
   origin_unknown,  // $ORIGIN of the running program, unknown to gpuvet
   no_cache,        // no loader cache on this system
   not_in_cache,    // the cache has no entry for the name
+  app_unknown,     // Windows: the application's folder, unknown without --from its .exe
 };
 
 bool stops_search(Skip skip);
@@ -102,6 +120,8 @@ struct Loader {
 struct WhichRequest {
   std::vector<std::string> names;
   std::optional<std::string> from;  // absolute, or relative to the current directory
+  // Windows: folders added with AddDllDirectory / os.add_dll_directory (--dll-dir).
+  std::vector<std::string> dll_directories;
 };
 
 struct WhichOptions {
@@ -111,6 +131,10 @@ struct WhichOptions {
 
 struct WhichReport {
   std::optional<std::string> from;
+  bool windows = false;  // LoadLibrary's search, not ld.so's
+  // Windows: the search the loading module gets ("standard", or "python38" for an extension
+  // module of Python 3.8 and later: LOAD_LIBRARY_SEARCH_DEFAULT_DIRS, PATH not searched).
+  std::optional<std::string> windows_mode;
   Platform platform;
   std::vector<Resolution> results;
   bool all_resolved() const;

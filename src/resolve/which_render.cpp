@@ -97,7 +97,8 @@ std::string step_line(const Step& step, const kb::Messages& m, const Painter& pa
   return line + "\n";
 }
 
-std::string result_text(const Resolution& r, const kb::Messages& m, const Painter& paint) {
+std::string result_text(const Resolution& r, const kb::Messages& m, const Painter& paint,
+                        const std::string& searched_key) {
   std::string out;
   if (r.resolved) {
     out += m.text("which.loads",
@@ -112,7 +113,7 @@ std::string result_text(const Resolution& r, const kb::Messages& m, const Painte
                  fmt::fg(fmt::terminal_color::bright_red)) +
            "\n";
   }
-  out += " " + m.text("which.searched") + "\n";
+  out += " " + m.text(searched_key) + "\n";
   for (const auto& step : r.steps)
     out += step_line(step, m, paint);
   if (r.shadowed.empty()) return out;
@@ -134,7 +135,9 @@ std::string render_which_json(const WhichReport& report) {
   const Json document = {{"schema", kWhichSchema},
                          {"results", results},
                          {"from", or_null(report.from)},
-                         {"platform", platform_json(report.platform)}};
+                         {"platform", platform_json(report.platform)},
+                         {"search", report.windows ? "LoadLibrary" : "ld.so"},
+                         {"windows_mode", or_null(report.windows_mode)}};
   return document.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
 }
 
@@ -143,7 +146,10 @@ std::string render_which_text(const WhichReport& report, const kb::Messages& mes
   std::string out;
   for (size_t i = 0; i < report.results.size(); ++i) {
     if (i > 0) out += "\n";
-    out += result_text(report.results[i], messages, paint);
+    const std::string searched = !report.windows                     ? "which.searched"
+                                 : report.windows_mode == "python38" ? "which.searched_python38"
+                                                                     : "which.searched_windows";
+    out += result_text(report.results[i], messages, paint, searched);
   }
   return out;
 }

@@ -148,7 +148,7 @@ WhichReport which_on(const sys::System& system, std::vector<std::string> names,
                      std::optional<std::string> from = std::nullopt) {
   WhichOptions options;
   options.elf_headers = ElfHeaders::from_snapshot;
-  auto report = which(system, {std::move(names), std::move(from)}, options);
+  auto report = which(system, {std::move(names), std::move(from), {}}, options);
   EXPECT_TRUE(report.ok()) << (report.ok() ? "" : report.error().message);
   return report.ok() ? *report : WhichReport{};
 }
@@ -323,8 +323,8 @@ TEST(Which, AFromModuleThatIsNotElfIsAnError) {
   json doc = two_toolkits();
   doc["files"]["/opt/x.so"] = json::object({{"size", 3}});
   const sys::ReplaySystem system(testing::linux_snapshot(doc));
-  EXPECT_FALSE(which(system, {{"libcudnn.so.8"}, "/opt/x.so"}).ok());
-  EXPECT_FALSE(which(system, {{"libcudnn.so.8"}, "/opt/none.so"}).ok());
+  EXPECT_FALSE(which(system, {{"libcudnn.so.8"}, "/opt/x.so", {}}).ok());
+  EXPECT_FALSE(which(system, {{"libcudnn.so.8"}, "/opt/none.so", {}}).ok());
 }
 
 TEST(WhichRender, JsonFollowsTheSchema) {

@@ -1,0 +1,158 @@
+// `which` on Windows snapshots: LoadLibrary's search order, the seeds' `where cudnn64_7.dll`
+// answered right (System32 before PATH), KnownDLLs, SafeDllSearchMode, and Python 3.8's
+// extension-module search without PATH.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "cli_support.hpp"
+#include "resolve/which.hpp"
+#include "system/replay_system.hpp"
+#include "test_support.hpp"
+
+namespace gpuvet::resolve {
+namespace {
+
+using nlohmann::json;
+
+const char* kToolkitBin = "C:/Program Files/NVIDIA GPU Computing Toolkit/CUDA/v10.1/bin";
+const char* kEnv = "C:/Users/张伟/Miniconda3/envs/tf";
+
+json machine(json files, json extra = json::object()) {
+  json doc = {{"host", {{"cwd", "C:/Users/张伟/work"}}},
+              {"env",
+               {{"SystemRoot", "C:\\Windows"},
+                {"PATH", std::string(kToolkitBin) + ";%SystemRoot%\\system32;C:\\Windows;" +
+                             "C:\\Users\\张伟\\Miniconda3\\envs\\tf\\Library\\bin"}}},
+              {"files", std::move(files)}};
+  doc.merge_patch(extra);
+  return doc;
+}
+
+WhichReport run(const json& doc, std::vector<std::string> names, std::optional<std::string> from,
+                std::vector<std::string> dll_dirs = {}) {
+  const sys::ReplaySystem system(testing::windows_snapshot(doc));
+  auto report = which(system, {std::move(names), std::move(from), std::move(dll_dirs)});
+  EXPECT_TRUE(report.ok());
+  return report.ok() ? *report : WhichReport{};
+}
+
+json dll(const std::string& version) {
+  return {{"size", 1000}, {"pe", {{"file_version", version}}}};
+}
+
+// The seed's question: cudnn64_7.dll is in the toolkit's bin (on PATH) and a stray old copy is
+// in System32. System32 comes first.
+TEST(WhichWindows, System32BeatsPath) {
+  const auto report =
+      run(machine({{"C:/Windows/System32/cudnn64_7.dll", dll("6.14.11.7041")},
+                   {std::string(kToolkitBin) + "/cudnn64_7.dll", dll("6.14.11.7065")},
+                   {std::string(kEnv) + "/python.exe", {{"size", 1}}}}),
+          {"cudnn64_7.dll"}, std::string(kEnv) + "/python.exe");
+  ASSERT_TRUE(report.windows);
+  EXPECT_EQ(report.windows_mode, "standard");
+  const Resolution& r = report.results.at(0);
+  EXPECT_EQ(r.resolved, "C:/Windows/System32/cudnn64_7.dll");
+  EXPECT_EQ(r.version, "6.14.11.7041");
+  ASSERT_EQ(r.steps.size(), 2u);
+  EXPECT_EQ(r.steps[0].source, Source::app_dir);
+  EXPECT_EQ(r.steps[1].source, Source::system32);
+  ASSERT_EQ(r.shadowed.size(), 1u);
+  EXPECT_EQ(r.shadowed[0].path, std::string(kToolkitBin) + "/cudnn64_7.dll");
+  EXPECT_EQ(r.shadowed[0].version, "6.14.11.7065");
+  EXPECT_EQ(r.shadowed[0].source, Source::path_env);
+}
+
+TEST(WhichWindows, TheOrderOfTheStandardSearch) {
+  // Only on PATH: every earlier place is a step, then the toolkit's bin; %SystemRoot% expanded.
+  const auto report =
+      run(machine({{std::string(kToolkitBin) + "/cudart64_101.dll", dll("6.14.11.10010")},
+                   {"C:/Windows/System32/kernel32.dll", dll("10.0")}}),
+          {"cudart64_101.dll", "nothing.dll"}, std::nullopt);
+  const Resolution& found = report.results.at(0);
+  std::vector<Source> order;
+  for (const auto& s : found.steps)
+    order.push_back(s.source);
+  EXPECT_EQ(order, (std::vector<Source>{Source::system32, Source::system16, Source::windows_dir,
+                                        Source::current_dir, Source::path_env}));
+  EXPECT_EQ(found.steps[2].where, "C:/Windows");
+  EXPECT_EQ(found.steps[3].where, "C:/Users/张伟/work");
+  const Resolution& missing = report.results.at(1);
+  EXPECT_FALSE(missing.resolved.has_value());
+  EXPECT_NE(missing.error->find("126"), std::string::npos);
+  // %SystemRoot%\system32 on PATH is expanded.
+  bool expanded = false;
+  for (const auto& s : missing.steps) {
+    expanded = expanded || (s.source == Source::path_env && s.where == "C:/Windows/system32");
+  }
+  EXPECT_TRUE(expanded);
+}
+
+TEST(WhichWindows, KnownDllsAndSafeDllSearchMode) {
+  const json known = machine(
+      {{"C:/Windows/System32/msvcp140.dll", dll("14.29")},
+       {std::string(kEnv) + "/msvcp140.dll", dll("14.16")},
+       {std::string(kEnv) + "/python.exe", {{"size", 1}}},
+       {"C:/Users/张伟/work/zlibwapi.dll", dll("1.2.3")},
+       {std::string(kToolkitBin) + "/zlibwapi.dll", dll("1.2.11")}},
+      {{"registry",
+        {{"HKLM/SYSTEM/CurrentControlSet/Control/Session Manager/KnownDLLs",
+          {{"MSVCP140", "msvcp140.dll"}}},
+         {"HKLM/SYSTEM/CurrentControlSet/Control/Session Manager", {{"SafeDllSearchMode", 0}}}}}});
+  const auto report =
+      run(known, {"msvcp140.dll", "zlibwapi.dll"}, std::string(kEnv) + "/python.exe");
+  const Resolution& msvcp = report.results.at(0);
+  EXPECT_EQ(msvcp.resolved, "C:/Windows/System32/msvcp140.dll");  // not the app folder's copy
+  EXPECT_EQ(msvcp.steps.at(0).source, Source::known_dlls);
+  // SafeDllSearchMode = 0: the current folder right after the application's, before System32.
+  const Resolution& zlib = report.results.at(1);
+  EXPECT_EQ(zlib.resolved, "C:/Users/张伟/work/zlibwapi.dll");
+  EXPECT_EQ(zlib.steps.at(1).source, Source::current_dir);
+}
+
+// Python 3.8+: an extension module's dependencies are not looked for on PATH, only in the
+// module's folder, the application folder, System32 and os.add_dll_directory folders.
+TEST(WhichWindows, PythonExtensionModulesDoNotSearchPath) {
+  const std::string pyd =
+      std::string(kEnv) + "/Lib/site-packages/tensorflow/python/_pywrap_tensorflow_internal.pyd";
+  json files = {{std::string(kEnv) + "/python.exe", {{"size", 1}}},
+                {std::string(kEnv) + "/python38.dll", {{"size", 1}}},
+                {pyd, {{"size", 1}}},
+                {std::string(kToolkitBin) + "/cudart64_110.dll", dll("6.14.11.11000")}};
+  auto report = run(machine(files), {"cudart64_110.dll"}, pyd);
+  EXPECT_EQ(report.windows_mode, "python38");
+  EXPECT_FALSE(report.results.at(0).resolved.has_value());
+  for (const auto& s : report.results.at(0).steps)
+    EXPECT_NE(s.source, Source::path_env);
+  EXPECT_EQ(report.results.at(0).steps.at(0).source, Source::dll_load_dir);
+  report = run(machine(files), {"cudart64_110.dll"}, pyd, {kToolkitBin});
+  EXPECT_EQ(report.results.at(0).resolved, std::string(kToolkitBin) + "/cudart64_110.dll");
+  EXPECT_EQ(report.results.at(0).steps.back().source, Source::dll_directory);
+  // Python 3.7 still searches PATH.
+  files.erase(std::string(kEnv) + "/python38.dll");
+  files[std::string(kEnv) + "/python37.dll"] = {{"size", 1}};
+  report = run(machine(files), {"cudart64_110.dll"}, pyd);
+  EXPECT_EQ(report.windows_mode, "standard");
+  EXPECT_EQ(report.results.at(0).resolved, std::string(kToolkitBin) + "/cudart64_110.dll");
+}
+
+TEST(WhichWindows, CommandLineOnASnapshot) {
+  testing::TempDir dir;
+  json doc = machine({{"C:/Windows/System32/cudnn64_7.dll", dll("6.14.11.7041")},
+                      {std::string(kToolkitBin) + "/cudnn64_7.dll", dll("6.14.11.7065")}});
+  doc["schema"] = "gpuvet.snapshot/1";
+  doc["host"]["os"] = "windows";
+  const std::string path = dir.file("win.json", doc.dump());
+  const auto out = testing::run_gpuvet("which cudnn64_7.dll --json --snapshot " + path);
+  EXPECT_EQ(out.status, 0) << out.err;
+  const auto j = json::parse(out.out);
+  EXPECT_EQ(j["search"], "LoadLibrary");
+  EXPECT_EQ(j["results"][0]["resolved"], "C:/Windows/System32/cudnn64_7.dll");
+  EXPECT_EQ(j["results"][0]["shadowed"][0]["version"], "6.14.11.7065");
+  const auto zh =
+      testing::run_gpuvet("which cudnn64_7.dll --lang zh --no-color --snapshot " + path);
+  EXPECT_NE(zh.out.find("LoadLibrary 的查找顺序"), std::string::npos) << zh.out;
+}
+
+}  // namespace
+}  // namespace gpuvet::resolve
