@@ -103,6 +103,23 @@ Result<bool> check_wsl(const CheckContext& context, std::vector<Finding>& findin
   return true;
 }
 
+// Windows runs an NVIDIA GPU it has no driver for with the Microsoft Basic Display Adapter
+// (Windows Update's fallback): the GPU is there, CUDA is not.
+Result<bool> check_windows_adapters(const CheckContext& context, std::vector<Finding>& findings) {
+  const Facts& f = context.facts();
+  if (driver_works(f)) return true;
+  std::vector<std::string> evidence;
+  for (const auto& a : f.hardware.display_adapters) {
+    const bool nvidia = a.pci_id && a.pci_id->starts_with("10DE:");
+    if (!a.basic || !nvidia) continue;
+    evidence.push_back(context.text("driver.missing_basic_adapter.evidence",
+                                    {{"name", a.name.value_or("?")}, {"id", *a.pci_id}}));
+  }
+  if (evidence.empty()) return true;
+  return emit(context, findings, "driver.missing", "driver.missing_basic_adapter", {}, evidence,
+              false, {"driver.missing_basic_adapter.fix"});
+}
+
 bool container_without_gpu(const Facts& f) {
   if (!f.os.container) return false;
   const auto& nvd = f.hardware.nvidia_visible_devices;
@@ -114,6 +131,7 @@ bool container_without_gpu(const Facts& f) {
 
 Result<bool> check_gpu_and_driver(const CheckContext& context, std::vector<Finding>& findings) {
   const Facts& f = context.facts();
+  if (f.os.family == "windows") return check_windows_adapters(context, findings);
   if (f.os.family != "linux") return true;
   if (f.os.wsl) return check_wsl(context, findings);
   if (!f.hardware.pci_scanned || driver_works(f) || !f.gpus.empty()) {

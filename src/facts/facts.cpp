@@ -169,9 +169,19 @@ json facts_to_json(const Facts& facts) {
                    {"class", g.class_code},
                    {"kernel_driver", or_null(g.kernel_driver)}});
   }
+  json adapters = json::array();
+  for (const auto& a : facts.hardware.display_adapters) {
+    adapters.push_back({{"name", or_null(a.name)},
+                        {"provider", or_null(a.provider)},
+                        {"driver_version", or_null(a.driver_version)},
+                        {"nvidia_driver", or_null(a.nvidia_driver)},
+                        {"pci_id", or_null(a.pci_id)},
+                        {"basic", a.basic}});
+  }
   const json hardware = {
       {"pci_scanned", facts.hardware.pci_scanned},
       {"pci_gpus", pci},
+      {"display_adapters", adapters},
       {"device_nodes", facts.hardware.device_nodes},
       {"denied_nodes", facts.hardware.denied_nodes},
       {"nvidia_visible_devices", or_null(facts.hardware.nvidia_visible_devices)}};

@@ -58,11 +58,22 @@ struct PciGpuFact {
   std::optional<std::string> kernel_driver;  // the driver bound to it: nvidia, nouveau, vfio-pci
 };
 
+// A Windows display adapter (SetupAPI): which driver Windows runs the GPU with.
+struct DisplayAdapterFact {
+  std::optional<std::string> name;
+  std::optional<std::string> provider;        // "NVIDIA", "Microsoft" ...
+  std::optional<std::string> driver_version;  // Windows' numbering: 27.21.14.5206
+  std::optional<std::string> nvidia_driver;   // the same as NVIDIA numbers it: 452.06
+  std::optional<std::string> pci_id;          // "10DE:1C03", from the hardware id
+  bool basic = false;  // Microsoft Basic Display Adapter: Windows' fallback, no CUDA
+};
+
 struct HardwareFacts {
   bool pci_scanned = false;  // /sys/bus/pci/devices could be listed
   std::vector<PciGpuFact> pci_gpus;
-  std::vector<std::string> device_nodes;  // /dev/nvidia*, /dev/dxg
-  std::vector<std::string> denied_nodes;  // of those, the ones this process may not open
+  std::vector<DisplayAdapterFact> display_adapters;  // Windows
+  std::vector<std::string> device_nodes;             // /dev/nvidia*, /dev/dxg
+  std::vector<std::string> denied_nodes;             // of those, the ones this process may not open
   std::optional<std::string> nvidia_visible_devices;  // the NVIDIA container runtime's variable
 };
 

@@ -3,6 +3,7 @@
 // driver answered in the child process. It asks the PCI bus before any driver, so "no GPU" and
 // "a GPU without a working driver" stay apart.
 #include <algorithm>
+#include <cctype>
 
 #include "core/text.hpp"
 #include "probes/probes.hpp"
@@ -153,14 +154,77 @@ void read_wsl(const sys::System& system, const Facts& facts, DriverFacts& d) {
   }
 }
 
+// "PCI\\VEN_10DE&DEV_1C03&SUBSYS_..." -> "10DE:1C03".
+std::optional<std::string> pci_id_of(const std::string& pnp_id) {
+  std::string upper = pnp_id;
+  std::transform(upper.begin(), upper.end(), upper.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+  const size_t ven = upper.find("VEN_");
+  const size_t dev = upper.find("DEV_");
+  if (ven == std::string::npos || dev == std::string::npos || ven + 8 > upper.size() ||
+      dev + 8 > upper.size()) {
+    return std::nullopt;
+  }
+  return upper.substr(ven + 4, 4) + ":" + upper.substr(dev + 4, 4);
+}
+
+// SetupAPI's display adapters: an NVIDIA GPU under Windows' fallback driver is a GPU without a
+// driver; an NVIDIA driver there gives its version when the native query did not answer.
+void read_display_adapters(const sys::System& system, Facts& facts) {
+  const auto adapters = system.display_adapters();
+  if (!adapters) return;
+  for (const auto& a : *adapters) {
+    DisplayAdapterFact f;
+    f.name = a.name;
+    f.provider = a.provider;
+    f.driver_version = a.driver_version;
+    if (a.pnp_id) f.pci_id = pci_id_of(*a.pnp_id);
+    const std::string name = text::to_lower(a.name.value_or(""));
+    const bool nvidia_hardware =
+        (f.pci_id && f.pci_id->starts_with("10DE:")) || name.find("nvidia") != std::string::npos;
+    f.basic = name.find("basic display") != std::string::npos;
+    if (text::to_lower(a.provider.value_or("")) == "nvidia" && a.driver_version) {
+      f.nvidia_driver = nvidia_driver_from_windows(*a.driver_version);
+    }
+    if (nvidia_hardware) {
+      facts.hardware.pci_gpus.push_back(
+          {a.name.value_or("display adapter"), f.pci_id.value_or("10DE:????"), "0x030000",
+           f.basic ? std::optional<std::string>("Microsoft Basic Display Adapter") : a.provider});
+    }
+    facts.hardware.display_adapters.push_back(std::move(f));
+  }
+}
+
 }  // namespace
+
+std::optional<std::string> nvidia_driver_from_windows(std::string_view windows_version) {
+  const auto parts = text::split(windows_version, '.');
+  if (parts.size() != 4 || !std::all_of(parts.begin(), parts.end(), [](const std::string& p) {
+        return !p.empty() && text::is_digits(p);
+      })) {
+    return std::nullopt;
+  }
+  if (parts[3].size() > 4) return std::nullopt;
+  const std::string digits =
+      parts[2].substr(parts[2].size() - 1) + std::string(4 - parts[3].size(), '0') + parts[3];
+  return std::to_string(std::stoi(digits.substr(0, 3))) + "." + digits.substr(3);
+}
 
 void probe_gpu_driver(const sys::System& system, const kb::Kb& /*kb*/, Facts& facts) {
   if (facts.os.family != "linux") {
     // Windows answers come through the same native query; its own probe adds the rest.
     DriverFacts d;
     read_native(system, facts, d);
-    if (d.installed || d.error) facts.driver = d;
+    read_display_adapters(system, facts);
+    if (!d.installed && !d.version) {
+      for (const auto& a : facts.hardware.display_adapters) {
+        if (a.nvidia_driver && !a.basic) {
+          d.version = a.nvidia_driver;  // the display driver is there; CUDA was not asked
+          break;
+        }
+      }
+    }
+    if (d.installed || d.error || d.version) facts.driver = d;
     return;
   }
   scan_pci(system, facts);

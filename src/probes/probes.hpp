@@ -24,6 +24,12 @@ Facts collect_facts(const sys::System& system);
 void probe_os(const sys::System& system, const kb::Kb& kb, Facts& facts);
 void probe_env(const sys::System& system, const kb::Kb& kb, Facts& facts);
 void probe_gpu_driver(const sys::System& system, const kb::Kb& kb, Facts& facts);
+// Windows numbers NVIDIA's driver 452.06 as 27.21.14.5206: NVIDIA's version is the last digit of
+// the third part and the four of the fourth, with a dot before the last two. Chromium parses it
+// the same way as a fallback when NVML is absent, and calls that parsing best effort
+// (https://crrev.com/1241aea53e75dab24b82f20e705fd290c5d445ea, gpu_info_collector_win.cc). nullopt
+// for a version not of that form.
+std::optional<std::string> nvidia_driver_from_windows(std::string_view windows_version);
 void probe_cuda_toolkits(const sys::System& system, const kb::Kb& kb, Facts& facts);
 void probe_cudnn(const sys::System& system, const kb::Kb& kb, Facts& facts);
 // Python environments, their packages and framework builds (python_probe.cpp); adds the CUDA and

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_support.hpp"
+#include "probes/probes.hpp"
 #include "resolve/which.hpp"
 #include "system/replay_system.hpp"
 #include "test_support.hpp"
@@ -156,3 +157,21 @@ TEST(WhichWindows, CommandLineOnASnapshot) {
 
 }  // namespace
 }  // namespace gpuvet::resolve
+
+namespace gpuvet::probes {
+namespace {
+
+// Device Manager's number for NVIDIA's driver: the last five digits are NVIDIA's version.
+TEST(WindowsDisplayAdapters, NvidiaDriverFromTheWindowsVersion) {
+  EXPECT_EQ(nvidia_driver_from_windows("27.21.14.5206"), "452.06");
+  EXPECT_EQ(nvidia_driver_from_windows("26.21.14.4120"), "441.20");
+  EXPECT_EQ(nvidia_driver_from_windows("31.0.15.3623"), "536.23");
+  EXPECT_EQ(nvidia_driver_from_windows("30.0.14.7141"), "471.41");
+  EXPECT_EQ(nvidia_driver_from_windows("32.0.15.6094"), "560.94");
+  for (const char* bad : {"", "452.06", "27.21.14", "27.21.14.52066", "a.b.c.d", "27..14.5206"}) {
+    EXPECT_FALSE(nvidia_driver_from_windows(bad).has_value()) << bad;
+  }
+}
+
+}  // namespace
+}  // namespace gpuvet::probes
