@@ -51,6 +51,7 @@ const std::vector<Check>& all_checks() {
       {"libdevice", check_libdevice},
       {"conflicting_packages", check_conflicting_packages},
       {"log_level", check_log_level},
+      {"long_paths", check_long_paths},
   };
   return checks;
 }

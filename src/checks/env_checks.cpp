@@ -173,4 +173,20 @@ Result<bool> check_visible_devices(const CheckContext& context, std::vector<Find
   return true;
 }
 
+// pip writes TensorFlow's deeply nested files into site-packages; with long paths off, paths
+// over 260 characters fail ("No such file or directory" / "Could not install packages").
+Result<bool> check_long_paths(const CheckContext& context, std::vector<Finding>& findings) {
+  const Facts& f = context.facts();
+  if (f.os.family != "windows" || f.os.long_paths_enabled != false || f.python_envs.empty()) {
+    return true;
+  }
+  auto finding = context.finding("os.long_paths_disabled", Severity::warning,
+                                 "os.long_paths_disabled.title", {});
+  if (!finding) return finding.error();
+  finding->evidence.push_back(context.text("os.long_paths_disabled.evidence"));
+  finding->fix.push_back(context.text("os.long_paths_disabled.fix"));
+  findings.push_back(std::move(*finding));
+  return true;
+}
+
 }  // namespace gpuvet::checks

@@ -22,7 +22,8 @@ json to_json(const OsFacts& os) {
           {"arch", or_null(os.arch)},
           {"wsl", os.wsl},
           {"container", or_null(os.container)},
-          {"remote_session", os.remote_session}};
+          {"remote_session", os.remote_session},
+          {"long_paths_enabled", or_null(os.long_paths_enabled)}};
 }
 
 json to_json(const EnvFacts& env) {

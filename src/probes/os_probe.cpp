@@ -1,4 +1,7 @@
 // The os probe: family, distribution or Windows edition, kernel, architecture, WSL, container.
+#include <optional>
+#include <variant>
+
 #include "core/text.hpp"
 #include "probes/probes.hpp"
 
@@ -81,6 +84,22 @@ std::vector<std::pair<std::string, std::string>> parse_os_release(std::string_vi
   return pairs;
 }
 
+namespace {
+
+// Microsoft, "Maximum Path Length Limitation": paths over MAX_PATH (260) work only when
+// HKLM\SYSTEM\CurrentControlSet\Control\FileSystem LongPathsEnabled is 1 (REG_DWORD).
+// https://learn.microsoft.com/windows/win32/fileio/maximum-file-path-limitation
+std::optional<bool> long_paths_enabled(const sys::System& system) {
+  const auto values = system.registry_values("HKLM/SYSTEM/CurrentControlSet/Control/FileSystem");
+  if (!values) return std::nullopt;
+  const auto it = values->find("LongPathsEnabled");
+  if (it == values->end()) return false;
+  const auto* number = std::get_if<std::int64_t>(&it->second);
+  return number && *number == 1;
+}
+
+}  // namespace
+
 void probe_os(const sys::System& system, const kb::Kb& /*kb*/, Facts& facts) {
   const sys::HostInfo host = system.host();
   OsFacts& os = facts.os;
@@ -92,6 +111,7 @@ void probe_os(const sys::System& system, const kb::Kb& /*kb*/, Facts& facts) {
     os.version = host.os_version;
     os.release = host.os_release;
     os.wsl = false;
+    os.long_paths_enabled = long_paths_enabled(system);
     return;
   }
   os.kernel = host.os_version;
