@@ -493,8 +493,18 @@ Result<bool> check_framework_libraries(const CheckContext& context,
                              {{"python", env_python(env, windows)},
                               {"version", text::split(*fw.version, '+').front()}}));
           }
-          finding->fix.push_back(context.text(
-              cudnn ? "compat.lib.missing_fix_cudnn" : "compat.lib.missing_fix_cuda", args));
+          if (lib.new_terminal) {
+            // The saved Path has it; this terminal started before it was added.
+            finding->evidence.push_back(
+                context.text("compat.lib.new_terminal_evidence", {{"path", *lib.new_terminal}}));
+            finding->fix.push_back(context.text("compat.lib.new_terminal_fix"));
+          }
+          const std::string fix_key =
+              std::string(cudnn ? "compat.lib.missing_fix_cudnn" : "compat.lib.missing_fix_cuda") +
+              (windows ? "_windows" : "");
+          kb::MessageArgs fix_args = args;
+          fix_args.emplace_back("cuda", fw.cuda.value_or("?"));
+          finding->fix.push_back(context.text(fix_key, fix_args));
           finding->affects.push_back(env.path);
           findings.push_back(std::move(*finding));
           continue;

@@ -27,8 +27,11 @@ json to_json(const OsFacts& os) {
 }
 
 json to_json(const EnvFacts& env) {
-  return {
-      {"variables", env.variables}, {"path", env.path}, {"ld_library_path", env.ld_library_path}};
+  return {{"variables", env.variables},
+          {"path", env.path},
+          {"ld_library_path", env.ld_library_path},
+          {"saved_path", env.saved_path},
+          {"saved_path_only", env.saved_path_only}};
 }
 
 json to_json(const GpuFact& g) {
@@ -126,7 +129,8 @@ json to_json(const LibraryFact& l) {
   return {{"name", l.name},
           {"resolved", or_null(l.resolved)},
           {"version", or_null(l.version)},
-          {"shadowed", shadowed}};
+          {"shadowed", shadowed},
+          {"new_terminal", or_null(l.new_terminal)}};
 }
 
 json to_json(const PythonEnvFact& p) {

@@ -31,6 +31,11 @@ struct EnvFacts {
   std::map<std::string, std::string> variables;
   std::vector<std::string> path;             // PATH split in search order
   std::vector<std::string> ld_library_path;  // LD_LIBRARY_PATH split in search order
+  // Windows: the Path a new terminal gets, the machine's then the user's from the registry
+  // (%VAR% expanded); the folders of it this process's PATH lacks, because this terminal started
+  // before they were added ("restart the terminal").
+  std::vector<std::string> saved_path;
+  std::vector<std::string> saved_path_only;
 };
 
 struct DriverFacts {
@@ -131,6 +136,9 @@ struct LibraryFact {
   std::optional<std::string> resolved;  // the file, links followed; null when nothing loads
   std::optional<std::string> version;   // from the file name at the end of the link chain
   std::vector<LibraryCopy> shadowed;
+  // Windows: where a new terminal would load it from, when that is in a folder only the saved
+  // Path has.
+  std::optional<std::string> new_terminal;
 };
 
 struct FrameworkFact {

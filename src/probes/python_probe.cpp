@@ -906,7 +906,18 @@ class PythonProbe {
     library.version = r.version;
     for (const auto& copy : r.shadowed)
       library.shadowed.push_back({copy.path, copy.version});
+    if (!library.resolved) library.new_terminal = in_saved_path_only(name);
     return library;
+  }
+
+  // The file a new terminal would load: in a folder of the saved Path this PATH lacks.
+  std::optional<std::string> in_saved_path_only(const std::string& name) const {
+    for (const auto& dir : facts_.env.saved_path_only) {
+      const std::string candidate = paths::join(dir, name);
+      const auto info = system_.file_info(candidate);
+      if (info && info->kind == sys::FileKind::regular) return candidate;
+    }
+    return std::nullopt;
   }
 
   // TensorFlow on Windows names its DLLs in build_info (cudnn64_7.dll, msvcp140_1.dll ...);

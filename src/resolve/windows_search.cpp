@@ -238,7 +238,7 @@ WhichReport which_windows(const sys::System& system, const WhichRequest& request
     for (const auto& raw : text::split(system.env("PATH").value_or(""), ';')) {
       const std::string entry(text::trim(raw));
       if (entry.empty()) continue;
-      std::string dir = normal(expand(system, entry));
+      std::string dir = windows_path_entry(system, entry);
       if (!is_absolute(dir) && cwd) dir = normal(*cwd) + "/" + dir;
       places.push_back(
           {Source::path_env, dir, entry != dir ? std::optional<std::string>(entry) : std::nullopt});
@@ -249,6 +249,10 @@ WhichReport which_windows(const sys::System& system, const WhichRequest& request
   for (const auto& name : request.names)
     report.results.push_back(resolve_one(system, name, places));
   return report;
+}
+
+std::string windows_path_entry(const sys::System& system, const std::string& entry) {
+  return normal(expand(system, std::string(text::trim(entry))));
 }
 
 }  // namespace gpuvet::resolve

@@ -24,4 +24,8 @@ namespace gpuvet::resolve {
 
 WhichReport which_windows(const sys::System& system, const WhichRequest& request);
 
+// A Windows path list entry as a process uses it: %VAR% expanded from the System's environment,
+// '/' separators, no trailing one.
+std::string windows_path_entry(const sys::System& system, const std::string& entry);
+
 }  // namespace gpuvet::resolve
