@@ -13,6 +13,7 @@
 #include <optional>
 
 #include "bench/bench.hpp"
+#include "bench/bench_json.hpp"
 #include "bench/kernels.hpp"
 #include "bench/libraries.hpp"
 #include "bench/measure.hpp"
@@ -289,26 +290,6 @@ DeviceInfo query_device(const CudaApi& cu, int index, int device) {
   }
   nvml_details(info, index);
   return info;
-}
-
-json device_json(const DeviceInfo& d) {
-  const auto opt = [](const auto& v) { return v ? json(*v) : json(nullptr); };
-  return {{"index", d.index},
-          {"name", d.name},
-          {"compute_capability", d.compute_capability},
-          {"driver", d.driver},
-          {"cuda_driver_version", opt(d.cuda_driver_version)},
-          {"multiprocessors", opt(d.multiprocessors)},
-          {"clock_mhz", opt(d.clock_mhz)},
-          {"memory_clock_mhz", opt(d.memory_clock_mhz)},
-          {"memory_bus_width", opt(d.memory_bus_width)},
-          {"memory_bytes", opt(d.memory_bytes)},
-          {"l2_cache_bytes", opt(d.l2_cache_bytes)},
-          {"pcie_generation", opt(d.pcie_generation)},
-          {"pcie_width", opt(d.pcie_width)},
-          {"ecc", opt(d.ecc)},
-          {"compute_mode", opt(d.compute_mode)},
-          {"driver_model", opt(d.driver_model)}};
 }
 
 // --- the measurements -------------------------------------------------------------------------
@@ -972,7 +953,7 @@ void run_bench_child(const ChildOptions& options) {
   }
   stage("device query");
   const DeviceInfo info = query_device(cu, 0, device);
-  emit("device", device_json(info));
+  emit("device", device_to_json(info));
   Gpu g(cu, device);
   if (auto opened = g.open(); !opened) {
     emit_failure("device.busy_or_init_failed", opened.error().message);

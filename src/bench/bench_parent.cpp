@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
+#include "bench/bench_json.hpp"
 #include "bench/measure.hpp"
 #include "core/text.hpp"
 #include "kb/queries.hpp"
@@ -19,27 +20,6 @@ template <class T>
 std::optional<T> optional_field(const json& j, const char* key) {
   if (!j.contains(key) || j[key].is_null()) return std::nullopt;
   return j[key].get<T>();
-}
-
-DeviceInfo device_from(const json& j) {
-  DeviceInfo d;
-  d.index = j.value("index", 0);
-  d.name = j.value("name", "");
-  d.compute_capability = j.value("compute_capability", "");
-  d.driver = j.value("driver", "");
-  d.cuda_driver_version = optional_field<std::string>(j, "cuda_driver_version");
-  d.multiprocessors = optional_field<int>(j, "multiprocessors");
-  d.clock_mhz = optional_field<int>(j, "clock_mhz");
-  d.memory_clock_mhz = optional_field<int>(j, "memory_clock_mhz");
-  d.memory_bus_width = optional_field<int>(j, "memory_bus_width");
-  d.memory_bytes = optional_field<long long>(j, "memory_bytes");
-  d.l2_cache_bytes = optional_field<int>(j, "l2_cache_bytes");
-  d.pcie_generation = optional_field<int>(j, "pcie_generation");
-  d.pcie_width = optional_field<int>(j, "pcie_width");
-  d.ecc = optional_field<bool>(j, "ecc");
-  d.compute_mode = optional_field<std::string>(j, "compute_mode");
-  d.driver_model = optional_field<std::string>(j, "driver_model");
-  return d;
 }
 
 Result result_from(const json& j) {
@@ -162,7 +142,7 @@ Report parse_child_output(const gpu::ChildOutcome& outcome, Mode mode) {
     if (line.starts_with("@stage ")) {
       last_stage = std::string(line.substr(7));
     } else if (auto d = payload("@device ")) {
-      report.device = device_from(*d);
+      report.device = device_from_json(*d);
     } else if (auto r = payload("@result ")) {
       if (r->contains("name") && (*r)["name"].is_string())
         report.results.push_back(result_from(*r));

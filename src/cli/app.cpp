@@ -54,16 +54,6 @@ struct WhichArgs {
   bool no_color = false;
 };
 
-void print(const std::string& text) {
-  std::fwrite(text.data(), 1, text.size(), stdout);
-  std::fflush(stdout);
-}
-
-int fail(const std::string& message) {
-  std::fprintf(stderr, "gpuvet: %s\n", message.c_str());
-  return kExitUsage;
-}
-
 std::string utc_now_iso8601() {
   using namespace std::chrono;
   const auto now = floor<seconds>(system_clock::now());
@@ -213,6 +203,16 @@ std::vector<std::string> with_default_verb(std::vector<std::string> args) {
 }
 
 }  // namespace
+
+void print(const std::string& text) {
+  std::fwrite(text.data(), 1, text.size(), stdout);
+  std::fflush(stdout);
+}
+
+int fail(const std::string& message) {
+  std::fprintf(stderr, "gpuvet: %s\n", message.c_str());
+  return kExitUsage;
+}
 
 std::string tool_name() {
   return fmt::format("gpuvet {}", GPUVET_VERSION);

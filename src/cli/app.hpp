@@ -17,6 +17,11 @@ inline constexpr int kExitUsage = 2;  // usage error or unreadable input
 
 std::string tool_name();  // "gpuvet 0.1.0"
 
+// Standard output, flushed; and a usage error as one "gpuvet: ..." line on standard error,
+// returning kExitUsage.
+void print(const std::string& text);
+int fail(const std::string& message);
+
 // Probes -> Facts -> checks -> Findings, as one Report.
 Result<report::Report> diagnose(const sys::System& system, const kb::Kb& kb,
                                 const kb::Messages& messages);

@@ -19,15 +19,6 @@ namespace gpuvet::cli {
 
 namespace {
 
-int fail(const std::string& message) {
-  std::fprintf(stderr, "gpuvet: %s\n", message.c_str());
-  return kExitUsage;
-}
-
-void print(const std::string& s) {
-  std::fwrite(s.data(), 1, s.size(), stdout);
-}
-
 // cuBLAS and cuDNN where this machine has them beyond the loader's search: the toolkits' library
 // folders and the NVIDIA wheels of every Python environment.
 void add_candidates(const Facts& facts, bench::RunOptions& options) {

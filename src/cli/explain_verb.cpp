@@ -8,15 +8,6 @@
 
 namespace gpuvet::cli {
 
-namespace {
-
-int fail(const std::string& message) {
-  std::fprintf(stderr, "gpuvet: %s\n", message.c_str());
-  return kExitUsage;
-}
-
-}  // namespace
-
 int run_explain(const ExplainArgs& args, const kb::Kb& kb, const kb::Messages& messages,
                 const sys::System* system, bool color) {
   auto signatures = explain::Signatures::load(kb);

@@ -15,15 +15,6 @@ namespace gpuvet::cli {
 
 namespace {
 
-int fail(const std::string& message) {
-  std::fprintf(stderr, "gpuvet: %s\n", message.c_str());
-  return kExitUsage;
-}
-
-void print(const std::string& s) {
-  std::fwrite(s.data(), 1, s.size(), stdout);
-}
-
 // "8.6", "452.06", "3.10": digits and dots, with the number of parts a version of that kind has.
 bool well_formed(const std::string& value, size_t min_parts, size_t max_parts) {
   const size_t parts = text::split(value, '.').size();

@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "bench/bench_json.hpp"
 #include "report/paint.hpp"
 
 namespace gpuvet::report {
@@ -15,25 +16,6 @@ using ordered = nlohmann::ordered_json;
 template <class T>
 ordered or_null(const std::optional<T>& value) {
   return value ? ordered(*value) : ordered(nullptr);
-}
-
-ordered device_json(const bench::DeviceInfo& d) {
-  return {{"index", d.index},
-          {"name", d.name},
-          {"compute_capability", d.compute_capability},
-          {"driver", d.driver},
-          {"cuda_driver_version", or_null(d.cuda_driver_version)},
-          {"multiprocessors", or_null(d.multiprocessors)},
-          {"clock_mhz", or_null(d.clock_mhz)},
-          {"memory_clock_mhz", or_null(d.memory_clock_mhz)},
-          {"memory_bus_width", or_null(d.memory_bus_width)},
-          {"memory_bytes", or_null(d.memory_bytes)},
-          {"l2_cache_bytes", or_null(d.l2_cache_bytes)},
-          {"pcie_generation", or_null(d.pcie_generation)},
-          {"pcie_width", or_null(d.pcie_width)},
-          {"ecc", or_null(d.ecc)},
-          {"compute_mode", or_null(d.compute_mode)},
-          {"driver_model", or_null(d.driver_model)}};
 }
 
 std::string number(double value) {
@@ -60,7 +42,7 @@ std::string render_bench_json(const bench::Report& report) {
                        {"series", series}});
   }
   ordered j = {{"schema", "gpuvet.bench/1"},
-               {"device", report.device ? device_json(*report.device) : ordered(nullptr)},
+               {"device", report.device ? bench::device_to_json(*report.device) : ordered(nullptr)},
                {"results", results}};
   j["failure"] = report.failure ? ordered{{"id", report.failure_id.value_or("other")},
                                           {"why", *report.failure}}
