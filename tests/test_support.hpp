@@ -47,6 +47,14 @@ inline const kb::Kb& embedded_kb() {
   return kb;
 }
 
+// A table of the embedded knowledge base; an empty one (and a test failure) when it is not there.
+inline const kb::Table& kb_table(const std::string& name) {
+  static const kb::Table empty;
+  auto t = embedded_kb().table(name);
+  EXPECT_TRUE(t.ok()) << name;
+  return t.ok() ? **t : empty;
+}
+
 inline const kb::Messages& messages(kb::Lang lang = kb::Lang::en) {
   static const kb::Messages en = *kb::Messages::load(embedded_kb(), kb::Lang::en);
   static const kb::Messages zh = *kb::Messages::load(embedded_kb(), kb::Lang::zh);

@@ -18,10 +18,7 @@ namespace gpuvet::kb {
 namespace {
 
 const Table& table(const std::string& name) {
-  static const Table empty;
-  auto t = testing::embedded_kb().table(name);
-  EXPECT_TRUE(t.ok()) << name;
-  return t.ok() ? **t : empty;
+  return testing::kb_table(name);
 }
 
 // A plain decimal number ("4800", "989.5"); nullopt for anything else (empty, "inf", "1e3", " 5").

@@ -15,10 +15,7 @@ namespace gpuvet::kb {
 namespace {
 
 const Table& table(const std::string& name) {
-  static const Table empty;
-  auto t = testing::embedded_kb().table(name);
-  EXPECT_TRUE(t.ok()) << name;
-  return t.ok() ? **t : empty;
+  return testing::kb_table(name);
 }
 
 // Columns holding versions: empty (unknown) or dotted numbers.
