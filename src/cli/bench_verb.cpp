@@ -11,6 +11,7 @@
 #include "bench/libraries.hpp"
 #include "cli/app.hpp"
 #include "cli/terminal.hpp"
+#include "probes/probes.hpp"
 #include "report/render_bench.hpp"
 #include "report/render_bench_html.hpp"
 #include "system/paths.hpp"
@@ -60,15 +61,14 @@ Result<bench::Report> measure(bench::Mode mode, const kb::Kb& kb, const kb::Mess
   options.progress = progress;
   options.timeout = timeout_for(mode);
   const auto self = current_executable();
-  if (!self) return make_error("cannot find gpuvet's own executable to run the benchmark child");
+  if (!self) return make_error(messages.text("bench.error.no_self"));
   options.helper = *self;
-  std::optional<report::Report> diagnosed;
+  // Only the probes: where cuBLAS and cuDNN are; the checks have nothing to add here.
+  std::optional<Facts> probed;
   if (!facts) {
-    auto system = sys::make_live_system();
-    auto report = diagnose(*system, kb, messages);
-    if (!report) return report.error();
-    diagnosed = std::move(*report);
-    facts = &diagnosed->facts;
+    const auto system = sys::make_live_system();
+    probed = probes::collect_facts(*system, kb);
+    facts = &*probed;
   }
   add_candidates(*facts, options);
   bench::Report report = bench::run(options);

@@ -21,36 +21,37 @@ bool well_formed(const std::string& value, size_t min_parts, size_t max_parts) {
   return !value.empty() && version::is_dotted(value) && parts >= min_parts && parts <= max_parts;
 }
 
-Result<plan::Request> request_from_flags(const PlanArgs& args, const kb::Kb& kb) {
+Result<plan::Request> request_from_flags(const PlanArgs& args, const kb::Kb& kb,
+                                         const kb::Messages& m) {
   auto spec = kb::parse_framework_spec(args.spec);
   if (!spec) return spec.error();
   plan::Request r;
   r.framework = spec->family;
   r.version = spec->version;
   if (r.version && !version::is_dotted(*r.version)) {
-    return make_error(fmt::format("{}: the version must be digits and dots", args.spec));
+    return make_error(m.text("plan.error.version_format", {{"spec", args.spec}}));
   }
   r.os = args.os;
   if (!args.cc.empty()) {
-    if (!well_formed(args.cc, 2, 2)) return make_error("--cc: give it as X.Y, e.g. 8.6");
+    if (!well_formed(args.cc, 2, 2)) return make_error(m.text("plan.error.cc_format"));
     r.compute_capability = args.cc;
   }
   if (!args.gpu.empty()) {
-    auto cc = plan::compute_capability_of(kb, args.gpu);
-    if (!cc) return make_error("--gpu: " + cc.error().message);
+    auto cc = plan::compute_capability_of(kb, m, args.gpu);
+    if (!cc) return cc.error();
     r.gpu = args.gpu;
     r.compute_capability = *cc;
   }
   if (!args.driver.empty()) {
-    if (!well_formed(args.driver, 1, 4)) return make_error("--driver: e.g. 452.06 or 535.104.05");
+    if (!well_formed(args.driver, 1, 4)) return make_error(m.text("plan.error.driver_format"));
     r.driver = args.driver;
   }
   if (!args.python.empty()) {
-    if (!well_formed(args.python, 2, 3)) return make_error("--python: give it as X.Y, e.g. 3.10");
+    if (!well_formed(args.python, 2, 3)) return make_error(m.text("plan.error.python_format"));
     r.python = version::prefix(args.python, 2);
   }
   if (!args.cuda.empty()) {
-    if (!well_formed(args.cuda, 1, 2)) return make_error("--cuda: give it as X.Y, e.g. 11.8");
+    if (!well_formed(args.cuda, 1, 2)) return make_error(m.text("plan.error.cuda_format"));
     r.cuda = args.cuda;
   }
   return r;
@@ -64,14 +65,14 @@ bool has_open_fields(const plan::Request& r) {
 
 int run_plan(const PlanArgs& args, const kb::Kb& kb, const kb::Messages& messages,
              const std::function<Result<std::unique_ptr<sys::System>>()>& open_system, bool color) {
-  auto request = request_from_flags(args, kb);
+  auto request = request_from_flags(args, kb, messages);
   if (!request) return fail(request.error().message);
   if (has_open_fields(*request)) {
     auto system = open_system();
     if (!system) return fail(system.error().message);
     auto report = diagnose(**system, kb, messages);
     if (!report) return fail(report.error().message);
-    auto completed = plan::complete_from_facts(std::move(*request), report->facts, kb);
+    auto completed = plan::complete_from_facts(std::move(*request), report->facts, kb, messages);
     if (!completed) return fail(completed.error().message);
     request = std::move(*completed);
   }

@@ -28,9 +28,11 @@ struct Request {
 // Fills what the request leaves open from the machine's facts: the OS (WSL2 counts as wsl2), the
 // first GPU and its compute capability (from the KB when the driver did not say), the driver, the
 // Python of the active environment.
-Result<Request> complete_from_facts(Request request, const Facts& facts, const kb::Kb& kb);
+Result<Request> complete_from_facts(Request request, const Facts& facts, const kb::Kb& kb,
+                                    const kb::Messages& messages);
 // --gpu NAME: the compute capability from the KB; an unknown name is an error.
-Result<std::string> compute_capability_of(const kb::Kb& kb, const std::string& gpu);
+Result<std::string> compute_capability_of(const kb::Kb& kb, const kb::Messages& messages,
+                                          const std::string& gpu);
 
 // One framework build on one platform, as the KB describes it.
 struct Build {

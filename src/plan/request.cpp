@@ -8,29 +8,27 @@
 
 namespace gpuvet::plan {
 
-Result<std::string> compute_capability_of(const kb::Kb& kb, const std::string& gpu) {
+Result<std::string> compute_capability_of(const kb::Kb& kb, const kb::Messages& messages,
+                                          const std::string& gpu) {
   auto match = kb::find_gpu(kb, gpu);
   if (!match) return match.error();
   if (match->rows.empty()) {
-    std::string message = fmt::format("unknown GPU name \"{}\"", gpu);
-    if (!match->closest.empty()) {
-      message += fmt::format(" (closest: {})", text::join(match->closest, ", "));
-    }
-    return make_error(message + "; give its compute capability with --cc X.Y");
+    return make_error(messages.text(
+        match->closest.empty() ? "plan.error.gpu_unknown" : "plan.error.gpu_unknown_closest",
+        {{"gpu", gpu}, {"closest", text::join(match->closest, ", ")}}));
   }
   const std::string cc = match->rows.front().get("compute_capability");
   for (const auto& row : match->rows) {
     if (row.get("compute_capability") != cc) {
-      return make_error(fmt::format(
-          "\"{}\" names GPUs of different compute capabilities; give it with --cc X.Y", gpu));
+      return make_error(messages.text("plan.error.gpu_ambiguous", {{"gpu", gpu}}));
     }
   }
-  if (cc.empty())
-    return make_error(fmt::format("the compute capability of \"{}\" is unknown", gpu));
+  if (cc.empty()) return make_error(messages.text("plan.error.gpu_cc_unknown", {{"gpu", gpu}}));
   return cc;
 }
 
-Result<Request> complete_from_facts(Request request, const Facts& facts, const kb::Kb& kb) {
+Result<Request> complete_from_facts(Request request, const Facts& facts, const kb::Kb& kb,
+                                    const kb::Messages& messages) {
   if (request.os.empty()) {
     request.os = facts.os.wsl ? "wsl2" : facts.os.family == "windows" ? "windows" : "linux";
   }
@@ -39,7 +37,8 @@ Result<Request> complete_from_facts(Request request, const Facts& facts, const k
     request.gpu = gpu->name;
     request.compute_capability = gpu->compute_capability;
     if (!request.compute_capability && gpu->name) {
-      if (auto cc = compute_capability_of(kb, *gpu->name); cc) request.compute_capability = *cc;
+      if (auto cc = compute_capability_of(kb, messages, *gpu->name); cc)
+        request.compute_capability = *cc;
     }
   }
   if (!request.driver && facts.driver && facts.driver->version) {

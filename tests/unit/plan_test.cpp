@@ -276,7 +276,7 @@ TEST(Plan, SnapshotAndFlagsGiveTheSamePlan) {
     Request open;
     open.framework = "tensorflow";
     open.version = "2.1";
-    auto from_facts = complete_from_facts(open, report->facts, embedded_kb());
+    auto from_facts = complete_from_facts(open, report->facts, embedded_kb(), messages());
     ASSERT_TRUE(from_facts.ok());
     Request flags = ask("tensorflow", "2.1", from_facts->os, from_facts->compute_capability,
                         from_facts->driver, from_facts->python);
