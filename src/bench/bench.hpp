@@ -25,7 +25,7 @@ struct DeviceInfo {
   std::optional<int> pcie_width;
   std::optional<bool> ecc;
   std::optional<std::string> compute_mode;
-  std::optional<std::string> driver_model;  // WDDM | TCC (Windows)
+  std::optional<std::string> driver_model;  // WDDM | TCC | MCDM (Windows)
 };
 
 // One point of a sweep: transfer size in bytes and the value measured there.

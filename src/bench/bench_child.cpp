@@ -21,6 +21,7 @@
 #include "gpu/api_binding.hpp"
 #include "gpu/driver_apis.hpp"
 #include "gpu/dynlib.hpp"
+#include "gpu/library_names.hpp"
 
 namespace gpuvet::bench {
 
@@ -228,7 +229,7 @@ std::optional<int> attribute(const CudaApi& cu, int which, int device) {
 }
 
 void nvml_details(DeviceInfo& info, int index) {
-  auto lib = DynamicLibrary::open(nvml_library());
+  auto lib = DynamicLibrary::open(gpu::nvml_library());
   if (!lib) return;
   const NvmlApi nvml = NvmlApi::bind(*lib);
   if (!nvml.missing.empty()) return;
@@ -253,7 +254,7 @@ void nvml_details(DeviceInfo& info, int index) {
     int pending = 0;
     if (nvml.nvmlDeviceGetDriverModel &&
         nvml.nvmlDeviceGetDriverModel(device, &current, &pending) == 0) {
-      info.driver_model = current == 1 ? "TCC" : "WDDM";  // nvmlDriverModel_t
+      info.driver_model = gpu::driver_model_name(current);
     }
   }
   nvml.nvmlShutdown();
@@ -910,7 +911,7 @@ void cpu_speedup(const GemmOutcome& gpu_side, int n) {
 
 void run_bench_child(const ChildOptions& options) {
   g_progress = options.progress;
-  const std::string driver = cuda_driver_library();
+  const std::string driver = gpu::cuda_driver_library();
   stage("dlopen " + driver);
   auto lib = DynamicLibrary::open(driver);
   if (!lib) {

@@ -2,14 +2,6 @@
 
 namespace gpuvet::bench {
 
-std::string cuda_driver_library() {
-  return "libcuda.so.1";
-}
-
-std::string nvml_library() {
-  return "libnvidia-ml.so.1";
-}
-
 std::vector<std::string> cublas_names() {
   return {"libcublas.so.13", "libcublas.so.12", "libcublas.so.11"};
 }

@@ -70,6 +70,11 @@ const char* env_or_null(const char* name) {
   return value && *value ? value : nullptr;
 }
 
+// Colour unless --no-color or NO_COLOR says no, or the terminal cannot show it.
+bool use_color(bool no_color_flag) {
+  return !no_color_flag && !env_or_null("NO_COLOR") && terminal_supports_colour();
+}
+
 // The embedded knowledge base, or it overlaid with a newer copy (--kb DIR).
 Result<kb::Kb> load_kb(const std::string& directory) {
   auto kb = kb::Kb::embedded();
@@ -126,7 +131,7 @@ int run_check(const CheckOptions& options) {
   } else if (format == "md") {
     print(report::render_md(*report, *messages));
   } else {
-    const bool color = !options.no_color && !env_or_null("NO_COLOR") && stdout_is_terminal();
+    const bool color = use_color(options.no_color);
     print(report::render_text(*report, *messages, color));
   }
   return report->summary.errors > 0 ? kExitFound : kExitOk;
@@ -186,7 +191,7 @@ int run_which(const WhichArgs& args) {
   if (args.json) {
     print(resolve::render_which_json(*report));
   } else {
-    const bool color = !args.no_color && !env_or_null("NO_COLOR") && stdout_is_terminal();
+    const bool color = use_color(args.no_color);
     print(resolve::render_which_text(*report, *messages, color));
   }
   return report->all_resolved() ? kExitOk : kExitFound;
@@ -227,6 +232,8 @@ kb::Lang lang_from_environment() {
   for (const char* name : {"LC_ALL", "LC_MESSAGES", "LANG"}) {
     if (const char* value = env_or_null(name)) return kb::lang_from_locale(value);
   }
+  // Windows sets none of them: its user's display language decides there.
+  if (const auto locale = user_locale()) return kb::lang_from_locale(*locale);
   return kb::Lang::en;
 }
 
@@ -245,11 +252,11 @@ Result<report::Report> diagnose(const sys::System& system, const kb::Kb& kb,
 }
 
 int run(std::vector<std::string> args) {
+  prepare_console();
   // The benchmark child (hidden): its arguments are the parent's, not a user's.
   if (!args.empty() && args.front() == bench::kBenchVerb) {
     return run_bench_child_verb(std::vector<std::string>(args.begin() + 1, args.end()));
   }
-  prepare_console();
   CLI::App app{
       "gpuvet checks every layer of a GPU deep-learning stack: hardware, driver, CUDA, "
       "cuDNN, Python environments and frameworks.",
@@ -442,7 +449,7 @@ int run(std::vector<std::string> args) {
     } else if (!explain_args.no_facts) {
       system = sys::make_live_system(live_options());
     }
-    const bool color = !explain_no_color && !env_or_null("NO_COLOR") && stdout_is_terminal();
+    const bool color = use_color(explain_no_color);
     return run_explain(explain_args, *kb, *messages, system.get(), color);
   }
   if (*verify_cmd || *bench_cmd) {
@@ -453,7 +460,7 @@ int run(std::vector<std::string> args) {
     auto messages = kb::Messages::load(*kb, lang);
     if (!messages) return fail(messages.error().message);
     bench_args.verify = verify_cmd->parsed();
-    const bool color = !bench_no_color && !env_or_null("NO_COLOR") && stdout_is_terminal();
+    const bool color = use_color(bench_no_color);
     return run_bench(bench_args, *kb, *messages, color);
   }
   if (*plan_cmd) {
@@ -470,7 +477,7 @@ int run(std::vector<std::string> args) {
       return std::unique_ptr<sys::System>(
           std::make_unique<sys::ReplaySystem>(std::move(*snapshot)));
     };
-    const bool color = !plan_no_color && !env_or_null("NO_COLOR") && stdout_is_terminal();
+    const bool color = use_color(plan_no_color);
     return run_plan(plan_args, *kb, *messages, open_system, color);
   }
   if (*kb_cmd) {
@@ -479,7 +486,7 @@ int run(std::vector<std::string> args) {
     const kb::Lang lang = kb_lang.empty() ? lang_from_environment() : kb::lang_from_locale(kb_lang);
     auto messages = kb::Messages::load(*kb, lang);
     if (!messages) return fail(messages.error().message);
-    const bool color = !kb_no_color && !env_or_null("NO_COLOR") && stdout_is_terminal();
+    const bool color = use_color(kb_no_color);
     return run_kb(kb_args, *kb, *messages, color);
   }
   if (*native_cmd) {

@@ -1,6 +1,8 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
+#include <string_view>
 
 #include "cli/terminal.hpp"
 
@@ -10,7 +12,21 @@ bool stdout_is_terminal() {
   return isatty(fileno(stdout)) != 0;
 }
 
+bool terminal_supports_colour() {
+  const char* term = std::getenv("TERM");
+  return stdout_is_terminal() && !(term && std::string_view(term) == "dumb");
+}
+
 void prepare_console() {}
+
+std::vector<std::string> utf8_arguments(int argc, char** argv) {
+  return std::vector<std::string>(argv, argv + argc);
+}
+
+// POSIX locales live in the environment (LC_ALL, LC_MESSAGES, LANG), read by the caller.
+std::optional<std::string> user_locale() {
+  return std::nullopt;
+}
 
 std::optional<std::string> current_executable() {
   std::string path(4096, '\0');

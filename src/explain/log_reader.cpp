@@ -7,7 +7,7 @@
 #include <cstring>
 #include <memory>
 
-#include "system/paths.hpp"
+#include "core/c_file.hpp"
 
 namespace gpuvet::explain {
 
@@ -275,7 +275,7 @@ Result<ReadSummary> read_log_file(const std::string& path, const LineSink& sink,
                                   CandidateFinder finder) {
   const bool stdin_input = path == "-";
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(
-      stdin_input ? stdin : std::fopen(paths::to_fs(path).string().c_str(), "rb"),
+      stdin_input ? stdin : open_for_reading(path),
       stdin_input ? [](std::FILE*) { return 0; } : &std::fclose);
   const std::string name = stdin_input ? std::string("standard input") : path;
   if (!file) return make_error(fmt::format("{}: cannot open it", name));

@@ -184,4 +184,19 @@ inline std::string compute_mode_name(int mode) {
   }
 }
 
+// nvmlDriverModel_t (nvml.h): what a Windows GPU runs under; named as nvidia-smi prints them.
+// WDM is the compute-only driver NVIDIA calls TCC; MCDM is its successor on newer drivers.
+inline std::string driver_model_name(int model) {
+  switch (model) {
+    case 0:
+      return "WDDM";
+    case 1:
+      return "TCC";
+    case 2:
+      return "MCDM";
+    default:
+      return std::to_string(model);
+  }
+}
+
 }  // namespace gpuvet::gpu

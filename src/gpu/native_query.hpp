@@ -14,11 +14,9 @@
 namespace gpuvet::gpu {
 
 inline constexpr const char* kNativeQueryVerb = "__native-query";
-inline constexpr const char* kNvmlLibrary = "libnvidia-ml.so.1";
-inline constexpr const char* kCudaDriverLibrary = "libcuda.so.1";
 
 // Child side: queries the driver (or loads only `library` when given) and returns the snapshot
-// fragment to print.
+// fragment to print. Its loads are keyed by the bare names of gpu/library_names.hpp.
 std::string run_native_query(const std::optional<std::string>& library);
 
 // Parent side: runs the child and turns whatever happened into answers.

@@ -10,6 +10,7 @@
 #include "gpu/api_binding.hpp"
 #include "gpu/driver_apis.hpp"
 #include "gpu/dynlib.hpp"
+#include "gpu/library_names.hpp"
 #include "gpu/native_query.hpp"
 #include "gpu/nvidia_smi.hpp"
 #include "kb/kb.hpp"
@@ -70,6 +71,13 @@ sys::GpuAnswer nvml_gpu(const NvmlApi& api, unsigned index, nvmlDevice device) {
   if (api.nvmlDeviceGetComputeMode && api.nvmlDeviceGetComputeMode(device, &mode) == kNvmlSuccess) {
     gpu.compute_mode = compute_mode_name(mode);
   }
+  // Windows only: Linux drivers answer NVML_ERROR_NOT_SUPPORTED, and then nothing is said.
+  int current = 0;
+  int pending = 0;
+  if (api.nvmlDeviceGetDriverModel &&
+      api.nvmlDeviceGetDriverModel(device, &current, &pending) == kNvmlSuccess) {
+    gpu.driver_model = driver_model_name(current);
+  }
   return gpu;
 }
 
@@ -79,14 +87,26 @@ struct DriverReport {
   std::vector<std::string> errors;
 };
 
-// Loads a library and binds its table of entry points; every failure is recorded on `load` and
-// in the report, and ends the query of that library.
+// Opens the first candidate that loads. A failure reports the first candidate's error: that is
+// the bare name, and the later ones are only places where some drivers keep the library.
+Result<DynamicLibrary> open_first(const std::vector<std::string>& candidates) {
+  std::optional<Error> first_error;
+  for (const auto& candidate : candidates) {
+    stage(fmt::format("dlopen {}", candidate));
+    auto lib = DynamicLibrary::open(candidate);
+    if (lib) return lib;
+    if (!first_error) first_error = lib.error();
+  }
+  return first_error.value_or(make_error("nothing to load"));
+}
+
+// Loads a library (its bare name, then the fallbacks) and binds its table of entry points;
+// every failure is recorded on `load` and in the report, and ends the query of that library.
 template <typename Api>
-std::optional<Api> open_and_bind(const char* library, Api (*bind)(const DynamicLibrary&),
-                                 sys::LoadAnswer& load, DriverReport& report,
-                                 std::optional<DynamicLibrary>& keep) {
-  stage(fmt::format("dlopen {}", library));
-  auto lib = DynamicLibrary::open(library);
+std::optional<Api> open_and_bind(const std::vector<std::string>& candidates,
+                                 Api (*bind)(const DynamicLibrary&), sys::LoadAnswer& load,
+                                 DriverReport& report, std::optional<DynamicLibrary>& keep) {
+  auto lib = open_first(candidates);
   if (!lib) {
     load.error = lib.error().message;
     report.errors.push_back(*load.error);
@@ -97,17 +117,24 @@ std::optional<Api> open_and_bind(const char* library, Api (*bind)(const DynamicL
   Api api = bind(*lib);
   keep.emplace(std::move(*lib));
   if (!api.missing.empty()) {
-    load.error = fmt::format("{} does not export {}", library, api.missing.front());
+    load.error = fmt::format("{} does not export {}", candidates.front(), api.missing.front());
     report.errors.push_back(*load.error);
     return std::nullopt;
   }
   return api;
 }
 
+std::vector<std::string> nvml_candidates() {
+  std::vector<std::string> candidates{nvml_library()};
+  for (auto& path : nvml_fallback_paths())
+    candidates.push_back(std::move(path));
+  return candidates;
+}
+
 void query_nvml(sys::Snapshot& out, DriverReport& report) {
-  sys::LoadAnswer& load = out.loads[kNvmlLibrary];
+  sys::LoadAnswer& load = out.loads[nvml_library()];
   std::optional<DynamicLibrary> lib;
-  const auto bound = open_and_bind<NvmlApi>(kNvmlLibrary, &NvmlApi::bind, load, report, lib);
+  const auto bound = open_and_bind<NvmlApi>(nvml_candidates(), &NvmlApi::bind, load, report, lib);
   if (!bound) return;
   const NvmlApi& api = *bound;
   stage("nvmlInit_v2");
@@ -175,9 +202,10 @@ constexpr std::chrono::milliseconds kSmiTimeout{5000};
 constexpr int kCudaErrorStubLibrary = 34;
 
 void query_cuda(sys::Snapshot& out, DriverReport& report) {
-  sys::LoadAnswer& load = out.loads[kCudaDriverLibrary];
+  sys::LoadAnswer& load = out.loads[cuda_driver_library()];
   std::optional<DynamicLibrary> lib;
-  const auto bound = open_and_bind<CudaApi>(kCudaDriverLibrary, &CudaApi::bind, load, report, lib);
+  const auto bound =
+      open_and_bind<CudaApi>({cuda_driver_library()}, &CudaApi::bind, load, report, lib);
   if (!bound) return;
   const CudaApi& api = *bound;
   stage("cuInit");
@@ -257,7 +285,7 @@ std::string run_native_query(const std::optional<std::string>& library) {
   DriverReport report;
   query_nvml(out, report);
   query_cuda(out, report);
-  if (!out.loads[kNvmlLibrary].ok) query_smi(out, report);
+  if (!out.loads[nvml_library()].ok) query_smi(out, report);
   if (!report.driver.installed && !report.errors.empty()) {
     report.driver.error = report.errors.front();
     for (size_t i = 1; i < report.errors.size(); ++i)

@@ -4,9 +4,11 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <vector>
 
 #include "core/text.hpp"
 #include "gpu/child_process.hpp"
+#include "gpu/library_names.hpp"
 #include "system/paths.hpp"
 
 namespace gpuvet::gpu {
@@ -33,12 +35,16 @@ std::optional<std::string> known(std::string_view field) {
   return value;
 }
 
-// This runs in the native-query child, which may look at its own process's PATH.
+// This runs in the native-query child, which may look at its own process's PATH; then at the
+// places some drivers keep nvidia-smi off PATH.
 std::optional<std::string> find_on_path() {
-  const char* path = std::getenv("PATH");
-  for (const auto& dir : text::split(path ? path : "", ':')) {
-    if (dir.empty()) continue;
-    const std::string candidate = paths::join(dir, "nvidia-smi");
+  std::vector<std::string> candidates;
+  for (const auto& dir : text::split(executable_search_path(), path_list_separator())) {
+    if (!dir.empty()) candidates.push_back(paths::join(dir, nvidia_smi_program()));
+  }
+  for (auto& path : nvidia_smi_fallback_paths())
+    candidates.push_back(std::move(path));
+  for (const auto& candidate : candidates) {
     std::error_code ec;
     if (std::filesystem::is_regular_file(paths::to_fs(candidate), ec)) return candidate;
   }

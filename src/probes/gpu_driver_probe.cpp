@@ -126,7 +126,9 @@ void read_native(const sys::System& system, Facts& facts, DriverFacts& d) {
     d.cuda_driver_version = driver->cuda_driver_version;
     d.error = driver->error;
   }
-  if (const auto cuda = system.load("libcuda.so.1")) {
+  // The CUDA driver's name on the machine's platform (a snapshot's, not this build's).
+  const char* cuda_driver = facts.os.family == "windows" ? "nvcuda.dll" : "libcuda.so.1";
+  if (const auto cuda = system.load(cuda_driver)) {
     d.libcuda = cuda->path;
     d.cuinit_code = cuda->init_code;
   }
@@ -173,6 +175,7 @@ std::optional<std::string> pci_id_of(const std::string& pnp_id) {
 void read_display_adapters(const sys::System& system, Facts& facts) {
   const auto adapters = system.display_adapters();
   if (!adapters) return;
+  facts.hardware.pci_scanned = true;
   for (const auto& a : *adapters) {
     DisplayAdapterFact f;
     f.name = a.name;

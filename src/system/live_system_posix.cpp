@@ -17,9 +17,9 @@
 
 #include "core/text.hpp"
 #include "gpu/child_process.hpp"
-#include "gpu/native_query.hpp"
 #include "system/elf_reader.hpp"
 #include "system/ld_cache.hpp"
+#include "system/live_common.hpp"
 #include "system/paths.hpp"
 #include "system/system.hpp"
 
@@ -82,9 +82,6 @@ class PreadByteSource final : public ByteSource {
   int fd_;
   std::uint64_t size_;
 };
-
-// A version query that takes longer than this is stuck.
-constexpr std::chrono::milliseconds kProgramTimeout{5000};
 
 class LivePosixSystem final : public System {
  public:
@@ -246,38 +243,15 @@ class LivePosixSystem final : public System {
   }
 
   // Native GPU answers come from a child process (gpu/native_query.hpp), asked once.
-  std::optional<DriverAnswer> driver() const override {
-    const auto* answers = native_answers();
-    return answers ? answers->driver : std::nullopt;
-  }
-  std::optional<std::vector<GpuAnswer>> gpus() const override {
-    const auto* answers = native_answers();
-    return answers ? answers->gpus : std::nullopt;
-  }
+  std::optional<DriverAnswer> driver() const override { return native_.driver(); }
+  std::optional<std::vector<GpuAnswer>> gpus() const override { return native_.gpus(); }
   // Only regular, executable files are run, with no input and a deadline.
   std::optional<ProgramOutput> run_program(const std::string& program,
                                            const std::vector<std::string>& args) const override {
     if (access(program.c_str(), X_OK) != 0) return std::nullopt;
     const auto info = file_info(program);
     if (!info || info->kind != FileKind::regular) return std::nullopt;
-    const gpu::ChildOutcome run = gpu::run_child(program, args, kProgramTimeout, 1 << 16);
-    ProgramOutput out;
-    out.output = run.output;
-    switch (run.kind) {
-      case gpu::ChildOutcome::Kind::exited:
-        out.exit_code = run.exit_code;
-        break;
-      case gpu::ChildOutcome::Kind::signalled:
-        out.error = "crashed (" + run.detail + ")";
-        break;
-      case gpu::ChildOutcome::Kind::timed_out:
-        out.error = "hung and was stopped";
-        break;
-      case gpu::ChildOutcome::Kind::failed_to_start:
-        out.error = run.detail;
-        break;
-    }
-    return out;
+    return program_output(gpu::run_child(program, args, kProgramTimeout, kMaxProgramOutput));
   }
 
   // SetupAPI display adapters exist on Windows only.
@@ -285,36 +259,13 @@ class LivePosixSystem final : public System {
     return std::nullopt;
   }
   std::optional<LoadAnswer> load(const std::string& library) const override {
-    if (!native_) return std::nullopt;
-    // The driver query already loaded NVML and libcuda; ask a child again only for others.
-    if (const auto* answers = native_answers()) {
-      const auto known = answers->loads.find(library);
-      if (known != answers->loads.end()) return known->second;
-    }
-    std::lock_guard lock(loads_mutex_);
-    const auto it = loads_.find(library);
-    if (it != loads_.end()) return it->second;
-    return loads_.emplace(library, native_->load(library)).first->second;
+    return native_.load(library);
   }
 
-  explicit LivePosixSystem(const LiveOptions& options) {
-    if (options.native_helper) {
-      native_.emplace(*options.native_helper, options.native_timeout);
-    }
-  }
+  explicit LivePosixSystem(const LiveOptions& options) : native_(options) {}
 
  private:
-  const gpu::NativeAnswers* native_answers() const {
-    if (!native_) return nullptr;
-    std::call_once(native_once_, [this] { native_answers_ = native_->query_driver(); });
-    return &native_answers_;
-  }
-
-  std::optional<gpu::NativeQuery> native_;
-  mutable std::once_flag native_once_;
-  mutable gpu::NativeAnswers native_answers_;
-  mutable std::mutex loads_mutex_;
-  mutable std::map<std::string, LoadAnswer> loads_;
+  NativeAnswerCache native_;
   mutable std::once_flag ld_cache_once_;
   mutable std::optional<LdCache> ld_cache_;
   mutable std::int32_t ld_cache_flags_ = 0;

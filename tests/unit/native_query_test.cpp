@@ -1,6 +1,7 @@
 // The native query against fake drivers built by the tests: gpuvet's child process must read a
 // working driver exactly, and survive one that crashes, hangs, is a stub or prints garbage.
 #include "gpu/native_query.hpp"
+#include "gpu/library_names.hpp"
 #include "gpu/nvidia_smi.hpp"
 
 #include <gtest/gtest.h>
@@ -57,12 +58,12 @@ TEST_F(FakeDriver, AWorkingDriverIsReadExactly) {
   EXPECT_EQ(gpu.compute_capability, "8.6");
   EXPECT_EQ(gpu.memory_mib, 12288);
   EXPECT_EQ(gpu.compute_mode, "Default");
-  const sys::LoadAnswer& cuda = answers.loads.at(kCudaDriverLibrary);
+  const sys::LoadAnswer& cuda = answers.loads.at(cuda_driver_library());
   EXPECT_TRUE(cuda.ok);
   EXPECT_EQ(cuda.init_code, 0);
   ASSERT_TRUE(cuda.path);
   EXPECT_NE(cuda.path->find("/working/libcuda.so.1"), std::string::npos) << *cuda.path;
-  EXPECT_EQ(answers.loads.at(kNvmlLibrary).init_code, 0);
+  EXPECT_EQ(answers.loads.at(nvml_library()).init_code, 0);
 }
 
 TEST_F(FakeDriver, ACrashInsideTheDriverBecomesAnAnswer) {
@@ -93,7 +94,7 @@ TEST_F(FakeDriver, TheStubIsRecognisedByItsCuInit) {
   const NativeAnswers answers = with("stub").query_driver();
   ASSERT_TRUE(answers.driver);
   EXPECT_FALSE(answers.driver->installed);
-  EXPECT_EQ(answers.loads.at(kCudaDriverLibrary).init_code, 34);
+  EXPECT_EQ(answers.loads.at(cuda_driver_library()).init_code, 34);
   EXPECT_NE(answers.driver->error->find("stub"), std::string::npos) << *answers.driver->error;
   const sys::LoadAnswer direct =
       with("working").load(std::string(GPUVET_FAKE_DRIVER_DIR) + "/stub/libcuda.so.1");
@@ -114,7 +115,7 @@ TEST_F(FakeDriver, NoDriverAtAllSaysWhatWasMissing) {
   EXPECT_FALSE(answers.driver->installed);
   EXPECT_NE(answers.driver->error->find("libnvidia-ml.so.1"), std::string::npos);
   EXPECT_NE(answers.driver->error->find("libcuda.so.1"), std::string::npos);
-  EXPECT_FALSE(answers.loads.at(kCudaDriverLibrary).ok);
+  EXPECT_FALSE(answers.loads.at(cuda_driver_library()).ok);
 }
 
 TEST_F(FakeDriver, CudnnSaysItsOwnVersion) {

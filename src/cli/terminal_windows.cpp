@@ -1,0 +1,123 @@
+// Windows twin of terminal_posix.cpp: the console (UTF-8 output, ANSI colour sequences), the
+// command line as UTF-16, and the executable's own path.
+#include <windows.h>
+
+#include <shellapi.h>
+
+#include <fcntl.h>
+#include <io.h>
+
+#include <cstdio>
+#include <cstdlib>
+
+#include "cli/terminal.hpp"
+#include "system/win32_text.hpp"
+
+namespace gpuvet::cli {
+
+namespace {
+
+// Longest path Windows accepts, in UTF-16 units.
+constexpr size_t kMaxPathUnits = 32768;
+
+// The console as gpuvet found it, put back at exit: the code page belongs to the user's console
+// window, which outlives gpuvet.
+struct ConsoleState {
+  UINT output_code_page = 0;
+  UINT input_code_page = 0;
+  DWORD output_mode = 0;
+  bool saved = false;
+};
+ConsoleState g_console;
+
+void restore_console() {
+  if (g_console.output_code_page) SetConsoleOutputCP(g_console.output_code_page);
+  if (g_console.input_code_page) SetConsoleCP(g_console.input_code_page);
+  SetConsoleMode(GetStdHandle(STD_OUTPUT_HANDLE), g_console.output_mode);
+}
+
+// Asks the console to interpret ANSI escape sequences; conhost before Windows 10 1511 refuses.
+bool enable_virtual_terminal() {
+  const HANDLE out = GetStdHandle(STD_OUTPUT_HANDLE);
+  DWORD mode = 0;
+  if (!GetConsoleMode(out, &mode)) return false;
+  if (mode & ENABLE_VIRTUAL_TERMINAL_PROCESSING) return true;
+  return SetConsoleMode(out, mode | ENABLE_VIRTUAL_TERMINAL_PROCESSING) != 0;
+}
+
+// GetModuleFileNameW truncates silently: a result that fills the buffer asks for a larger one.
+std::wstring module_file_name(HMODULE module) {
+  std::wstring name(MAX_PATH, L'\0');
+  while (name.size() <= kMaxPathUnits) {
+    const DWORD n = GetModuleFileNameW(module, name.data(), static_cast<DWORD>(name.size()));
+    if (n == 0) return {};
+    if (n < name.size()) {
+      name.resize(n);
+      return name;
+    }
+    name.resize(name.size() * 2);
+  }
+  return {};
+}
+
+}  // namespace
+
+bool stdout_is_terminal() {
+  const HANDLE out = GetStdHandle(STD_OUTPUT_HANDLE);
+  DWORD mode = 0;
+  // FILE_TYPE_CHAR alone would also take NUL and serial ports for a terminal.
+  return out && out != INVALID_HANDLE_VALUE && GetFileType(out) == FILE_TYPE_CHAR &&
+         GetConsoleMode(out, &mode);
+}
+
+bool terminal_supports_colour() {
+  return stdout_is_terminal() && enable_virtual_terminal();
+}
+
+// gpuvet writes UTF-8 (✔, ✖, Chinese messages and user names); a console in an OEM code page
+// would show it as mojibake.
+void prepare_console() {
+  // Bytes out as written: text mode would turn every "\n" into "\r\n", which a parent reading
+  // a child's answer line by line (and JSON read on Linux) does not expect.
+  _setmode(_fileno(stdout), _O_BINARY);
+  _setmode(_fileno(stderr), _O_BINARY);
+  const HANDLE out = GetStdHandle(STD_OUTPUT_HANDLE);
+  DWORD mode = 0;
+  if (!GetConsoleMode(out, &mode)) return;  // a pipe or a file takes the bytes as they are
+  if (!g_console.saved) {
+    g_console = {GetConsoleOutputCP(), GetConsoleCP(), mode, true};
+    std::atexit(restore_console);
+  }
+  SetConsoleOutputCP(CP_UTF8);
+  SetConsoleCP(CP_UTF8);
+  enable_virtual_terminal();
+}
+
+std::vector<std::string> utf8_arguments(int argc, char** argv) {
+  int count = 0;
+  LPWSTR* wide = CommandLineToArgvW(GetCommandLineW(), &count);
+  if (!wide) return std::vector<std::string>(argv, argv + argc);
+  std::vector<std::string> arguments;
+  for (int i = 0; i < count; ++i)
+    arguments.push_back(win32::narrow(wide[i]));
+  LocalFree(wide);
+  return arguments;
+}
+
+std::optional<std::string> user_locale() {
+  wchar_t name[LOCALE_NAME_MAX_LENGTH] = {};
+  // The UI language the user reads Windows in (a Chinese Windows: zh-CN), not the formats.
+  const LANGID language = GetUserDefaultUILanguage();
+  if (LCIDToLocaleName(MAKELCID(language, SORT_DEFAULT), name, LOCALE_NAME_MAX_LENGTH, 0) > 0) {
+    return win32::narrow(name);
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> current_executable() {
+  const std::wstring path = module_file_name(nullptr);
+  if (path.empty()) return std::nullopt;
+  return win32::portable_path(path);
+}
+
+}  // namespace gpuvet::cli

@@ -1,0 +1,60 @@
+#include "system/live_common.hpp"
+
+#include <utility>
+
+namespace gpuvet::sys {
+
+NativeAnswerCache::NativeAnswerCache(const LiveOptions& options) {
+  if (options.native_helper) native_.emplace(*options.native_helper, options.native_timeout);
+}
+
+std::optional<DriverAnswer> NativeAnswerCache::driver() const {
+  const auto* all = answers();
+  return all ? all->driver : std::nullopt;
+}
+
+std::optional<std::vector<GpuAnswer>> NativeAnswerCache::gpus() const {
+  const auto* all = answers();
+  return all ? all->gpus : std::nullopt;
+}
+
+std::optional<LoadAnswer> NativeAnswerCache::load(const std::string& library) const {
+  if (!native_) return std::nullopt;
+  // The driver query already loaded NVML and the CUDA driver; ask a child again only for others.
+  if (const auto* all = answers()) {
+    const auto known = all->loads.find(library);
+    if (known != all->loads.end()) return known->second;
+  }
+  std::lock_guard lock(loads_mutex_);
+  const auto it = loads_.find(library);
+  if (it != loads_.end()) return it->second;
+  return loads_.emplace(library, native_->load(library)).first->second;
+}
+
+const gpu::NativeAnswers* NativeAnswerCache::answers() const {
+  if (!native_) return nullptr;
+  std::call_once(once_, [this] { answers_ = native_->query_driver(); });
+  return &answers_;
+}
+
+ProgramOutput program_output(const gpu::ChildOutcome& run) {
+  ProgramOutput out;
+  out.output = run.output;
+  switch (run.kind) {
+    case gpu::ChildOutcome::Kind::exited:
+      out.exit_code = run.exit_code;
+      break;
+    case gpu::ChildOutcome::Kind::signalled:
+      out.error = "crashed (" + run.detail + ")";
+      break;
+    case gpu::ChildOutcome::Kind::timed_out:
+      out.error = "hung and was stopped";
+      break;
+    case gpu::ChildOutcome::Kind::failed_to_start:
+      out.error = run.detail;
+      break;
+  }
+  return out;
+}
+
+}  // namespace gpuvet::sys

@@ -1,0 +1,49 @@
+#pragma once
+// What the live Systems of every platform share (live_system_<platform>.cpp): the native GPU
+// answers asked of the helper process, and how a finished --version query reads as a
+// ProgramOutput. Platform-neutral: no OS header here.
+#include <chrono>
+#include <cstddef>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "gpu/child_process.hpp"
+#include "gpu/native_query.hpp"
+#include "system/system.hpp"
+
+namespace gpuvet::sys {
+
+// A version query (nvcc --version) that takes longer than this is stuck.
+inline constexpr std::chrono::milliseconds kProgramTimeout{5000};
+// The most of a version query's output that is kept.
+inline constexpr std::size_t kMaxProgramOutput = std::size_t{1} << 16;
+
+// The native GPU answers (gpu/native_query.hpp), asked of a child process lazily and once: the
+// whole driver query on the first driver()/gpus()/load(), one child per other library. Without a
+// helper in the options everything is "not asked" (nullopt). Thread-safe.
+class NativeAnswerCache {
+ public:
+  explicit NativeAnswerCache(const LiveOptions& options);
+
+  std::optional<DriverAnswer> driver() const;
+  std::optional<std::vector<GpuAnswer>> gpus() const;
+  std::optional<LoadAnswer> load(const std::string& library) const;
+
+ private:
+  const gpu::NativeAnswers* answers() const;
+
+  std::optional<gpu::NativeQuery> native_;
+  mutable std::once_flag once_;
+  mutable gpu::NativeAnswers answers_;
+  mutable std::mutex loads_mutex_;
+  mutable std::map<std::string, LoadAnswer> loads_;
+};
+
+// What a child run for a version query tells a probe: the exit code and output, or why there is
+// none (it could not start, crashed, or hung).
+ProgramOutput program_output(const gpu::ChildOutcome& run);
+
+}  // namespace gpuvet::sys
