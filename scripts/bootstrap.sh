@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs, from Debian's packages, whatever the build needs and this machine lacks; with
-# --tests, also what only the tests need. Idempotent, and silent when nothing is missing.
-#   scripts/bootstrap.sh [--tests]
+# --tests, also what only the tests need; with --windows, what the MinGW-w64 cross build and its
+# tests under Wine need. Idempotent, and silent when nothing is missing.
+#   scripts/bootstrap.sh [--tests] [--windows]
 set -euo pipefail
 
 packages=(
@@ -10,9 +11,16 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   clang-format
 )
-if [[ "${1:-}" == "--tests" ]]; then
-  packages+=(chromium)  # the bench HTML test opens the page in it, headless
-fi
+for option in "$@"; do
+  case "$option" in
+    --tests) packages+=(chromium) ;;  # the bench HTML test opens the page in it, headless
+    # The cross compilers (posix threads), Wine to run the tests, zlib for MinGW, GoogleTest's
+    # sources, and what scripts/windows-deps.sh needs to build RE2 from Debian's source package.
+    --windows) packages+=(g++-mingw-w64-x86-64-posix wine64 wine libz-mingw-w64-dev googletest
+                          dpkg-dev xz-utils perl python3 python3-six unicode-data) ;;
+    *) echo "bootstrap: unknown option $option" >&2; exit 2 ;;
+  esac
+done
 
 missing=()
 for package in "${packages[@]}"; do

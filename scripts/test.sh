@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# The whole test suite, as CI runs it: formatting, the debug build with its tests, then the
-# same tests under AddressSanitizer + UndefinedBehaviorSanitizer.
+# The whole test suite, as CI runs it: formatting, the debug build with its tests, the same
+# tests under AddressSanitizer + UndefinedBehaviorSanitizer, then the Windows build with its
+# tests under Wine.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-scripts/bootstrap.sh --tests
+scripts/bootstrap.sh --tests --windows
 scripts/check-format.sh
 
 for preset in dev asan; do
@@ -13,3 +14,6 @@ for preset in dev asan; do
   cmake --build --preset "$preset"
   ctest --preset "$preset"
 done
+
+echo "== windows: cross-build, test under Wine"
+scripts/test-windows.sh

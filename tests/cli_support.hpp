@@ -1,13 +1,35 @@
 #pragma once
 // Running the real gpuvet binary in a child process with a controlled environment
 // (env -i keeps the outside world out of the test).
+#include <sys/wait.h>
+
 #include <algorithm>
+#include <cstdio>
 #include <string>
 
 #include "system/paths.hpp"
 #include "test_support.hpp"
 
 namespace gpuvet::testing {
+
+// A shell command's standard output and exit status (-1 when it did not exit normally).
+struct CommandOutput {
+  int status = -1;
+  std::string output;
+};
+
+inline CommandOutput run_command(const std::string& command) {
+  CommandOutput result;
+  FILE* pipe = popen(command.c_str(), "r");
+  if (!pipe) return result;
+  char buffer[4096];
+  size_t n = 0;
+  while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0)
+    result.output.append(buffer, n);
+  const int raw = pclose(pipe);
+  result.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+  return result;
+}
 
 struct Outcome {
   int status = -1;

@@ -1,7 +1,6 @@
 #pragma once
 // Helpers shared by the tests: snapshots from JSON text, temporary directories, a shared KB.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
 #include <cstdio>
 
@@ -13,6 +12,7 @@
 
 #include "kb/kb.hpp"
 #include "kb/messages.hpp"
+#include "system/paths.hpp"
 #include "system/replay_system.hpp"
 #include "system/snapshot.hpp"
 
@@ -61,25 +61,6 @@ inline const kb::Messages& messages(kb::Lang lang = kb::Lang::en) {
   return lang == kb::Lang::zh ? zh : en;
 }
 
-// A shell command's standard output and exit status (-1 when it did not exit normally).
-struct CommandOutput {
-  int status = -1;
-  std::string output;
-};
-
-inline CommandOutput run_command(const std::string& command) {
-  CommandOutput result;
-  FILE* pipe = popen(command.c_str(), "r");
-  if (!pipe) return result;
-  char buffer[4096];
-  size_t n = 0;
-  while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0)
-    result.output.append(buffer, n);
-  const int raw = pclose(pipe);
-  result.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-  return result;
-}
-
 // A fresh directory under the system temp dir, removed when the object goes away.
 class TempDir {
  public:
@@ -96,12 +77,13 @@ class TempDir {
   TempDir(const TempDir&) = delete;
   TempDir& operator=(const TempDir&) = delete;
 
-  std::string path() const { return path_.string(); }
+  // UTF-8 with '/' separators, as every System spells paths.
+  std::string path() const { return paths::from_fs(path_); }
   std::string file(const std::string& relative, const std::string& contents) const {
-    const auto p = path_ / relative;
+    const auto p = path_ / paths::to_fs(relative);
     std::filesystem::create_directories(p.parent_path());
     std::ofstream(p, std::ios::binary) << contents;
-    return p.string();
+    return paths::from_fs(p);
   }
 
  private:

@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "cli_support.hpp"
 #include "core/text.hpp"
 #include "resolve/which.hpp"
 #include "system/ld_cache.hpp"

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "bench/bench.hpp"
+#include "cli_support.hpp"
 #include "core/text.hpp"
 #include "report/render_bench_html.hpp"
 #include "test_support.hpp"

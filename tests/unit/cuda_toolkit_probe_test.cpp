@@ -332,6 +332,7 @@ TEST(DistInfoVersion, ParsesWheelDirectoryNames) {
 // On this build machine: CUDA 13.0 assembled from pip wheels with cuDNN 9.19 copied into it.
 TEST(LiveMachineCudaStack, ToolkitAndCudnnAppearOnceEach) {
   const std::string root = "/usr/local/cuda-13.0";
+  if (sys::make_live_system()->host().os != "linux") GTEST_SKIP() << "describes a Linux machine";
   std::error_code ec;
   if (!std::filesystem::is_directory(root, ec)) {
     GTEST_SKIP() << root << " does not exist here: not the build machine this test describes";

@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "cli_support.hpp"
 #include "test_support.hpp"
 
 namespace gpuvet::sys {

@@ -22,6 +22,7 @@
 #include <thread>
 #include <vector>
 
+#include "cli_support.hpp"
 #include "system/system.hpp"
 #include "test_support.hpp"
 

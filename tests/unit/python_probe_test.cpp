@@ -452,7 +452,12 @@ TEST(FrameworkChecks, WindowsTensorflowMetaPairIsNoConflict) {
 
 // --- the live System over a real tree -------------------------------------------------------
 
+bool live_host_is(const std::string& os) {
+  return sys::make_live_system()->host().os == os;
+}
+
 TEST(PythonProbeLive, ReadsARealTreeAndRecordsOnlyMetadataHeaders) {
+  if (!live_host_is("linux")) GTEST_SKIP() << "a Linux layout; the Windows twin follows";
   testing::TempDir dir;
   const std::string prefix = dir.path() + "/home/miniconda3/envs/torch";
   const std::string site = prefix + "/lib/python3.11/site-packages";
@@ -489,6 +494,31 @@ TEST(PythonProbeLive, ReadsARealTreeAndRecordsOnlyMetadataHeaders) {
   EXPECT_EQ(again->distributions, 2);
 }
 
+// The same on the live Windows System: a Miniconda env in a user profile with a Chinese name,
+// found through %USERPROFILE%, its packages under Lib\\site-packages.
+TEST(PythonProbeLive, ReadsARealWindowsTree) {
+  if (!live_host_is("windows")) GTEST_SKIP() << "the Windows layout";
+  testing::TempDir dir;
+  const std::string profile = dir.path() + "/张伟";
+  const std::string prefix = profile + "/miniconda3/envs/torch";
+  dir.file("张伟/miniconda3/python.exe", "MZ");
+  dir.file("张伟/miniconda3/conda-meta/history", "");
+  dir.file("张伟/miniconda3/envs/torch/python.exe", "MZ");
+  dir.file("张伟/miniconda3/envs/torch/conda-meta/python-3.11.7-h4de0772_0.json", "{}");
+  dir.file("张伟/miniconda3/envs/torch/Lib/site-packages/torch-2.3.0+cu121.dist-info/METADATA",
+           metadata("torch", "2.3.0+cu121"));
+  dir.file("张伟/miniconda3/envs/torch/Lib/site-packages/torch/version.py",
+           "__version__ = '2.3.0+cu121'\ncuda: Optional[str] = '12.1'\n");
+  const auto live = sys::make_live_system();
+  const sys::EnvOverlaySystem overlay(*live, {{"USERPROFILE", profile}, {"HOME", profile}});
+  const Facts f = collect_facts(overlay);
+  const auto* env = env_at(f, prefix);
+  ASSERT_TRUE(env) << facts_to_json(f)["python_envs"].dump(1);
+  EXPECT_EQ(env->python, "3.11.7");
+  ASSERT_EQ(env->frameworks.size(), 1u);
+  EXPECT_EQ(env->frameworks[0].cuda, "12.1");
+}
+
 }  // namespace
 }  // namespace gpuvet::probes
 
@@ -498,6 +528,7 @@ namespace {
 // The machine the suite runs on: Debian's Python, every pyenv version, and Debian's
 // python3-torch (a CPU build) when it is installed.
 TEST(PythonProbeLive, ThisMachine) {
+  if (!live_host_is("linux")) GTEST_SKIP() << "describes the Linux build machine";
   const auto live = sys::make_live_system();
   const Facts f = collect_facts(*live);
   namespace fs = std::filesystem;

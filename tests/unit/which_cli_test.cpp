@@ -119,5 +119,29 @@ TEST(WhichCli, LiveMachine) {
   EXPECT_NE(none.out.find("nothing would load"), std::string::npos) << none.out;
 }
 
+// The seed's `where cudnn64_7.dll` on a Windows snapshot: System32's stray copy wins over PATH.
+TEST(WhichCli, WindowsSnapshotSearchesLikeLoadLibrary) {
+  testing::TempDir dir;
+  const std::string bin = "C:/Program Files/NVIDIA GPU Computing Toolkit/CUDA/v10.1/bin";
+  const nlohmann::json doc = {
+      {"schema", "gpuvet.snapshot/1"},
+      {"host", {{"os", "windows"}, {"cwd", "C:/Users/张伟/work"}}},
+      {"env", {{"SystemRoot", "C:\\Windows"}, {"PATH", bin + ";%SystemRoot%\\system32"}}},
+      {"files",
+       {{"C:/Windows/System32/cudnn64_7.dll",
+         {{"size", 1000}, {"pe", {{"file_version", "6.14.11.7041"}}}}},
+        {bin + "/cudnn64_7.dll", {{"size", 1000}, {"pe", {{"file_version", "6.14.11.7065"}}}}}}}};
+  const std::string path = dir.file("win.json", doc.dump());
+  const auto out = testing::run_gpuvet("which cudnn64_7.dll --json --snapshot " + path);
+  EXPECT_EQ(out.status, 0) << out.err;
+  const auto j = nlohmann::json::parse(out.out);
+  EXPECT_EQ(j["search"], "LoadLibrary");
+  EXPECT_EQ(j["results"][0]["resolved"], "C:/Windows/System32/cudnn64_7.dll");
+  EXPECT_EQ(j["results"][0]["shadowed"][0]["version"], "6.14.11.7065");
+  const auto zh =
+      testing::run_gpuvet("which cudnn64_7.dll --lang zh --no-color --snapshot " + path);
+  EXPECT_NE(zh.out.find("LoadLibrary 的查找顺序"), std::string::npos) << zh.out;
+}
+
 }  // namespace
 }  // namespace gpuvet

@@ -5,7 +5,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include "cli_support.hpp"
 #include "probes/probes.hpp"
 #include "resolve/which.hpp"
 #include "system/replay_system.hpp"
@@ -135,24 +134,6 @@ TEST(WhichWindows, PythonExtensionModulesDoNotSearchPath) {
   report = run(machine(files), {"cudart64_110.dll"}, pyd);
   EXPECT_EQ(report.windows_mode, "standard");
   EXPECT_EQ(report.results.at(0).resolved, std::string(kToolkitBin) + "/cudart64_110.dll");
-}
-
-TEST(WhichWindows, CommandLineOnASnapshot) {
-  testing::TempDir dir;
-  json doc = machine({{"C:/Windows/System32/cudnn64_7.dll", dll("6.14.11.7041")},
-                      {std::string(kToolkitBin) + "/cudnn64_7.dll", dll("6.14.11.7065")}});
-  doc["schema"] = "gpuvet.snapshot/1";
-  doc["host"]["os"] = "windows";
-  const std::string path = dir.file("win.json", doc.dump());
-  const auto out = testing::run_gpuvet("which cudnn64_7.dll --json --snapshot " + path);
-  EXPECT_EQ(out.status, 0) << out.err;
-  const auto j = json::parse(out.out);
-  EXPECT_EQ(j["search"], "LoadLibrary");
-  EXPECT_EQ(j["results"][0]["resolved"], "C:/Windows/System32/cudnn64_7.dll");
-  EXPECT_EQ(j["results"][0]["shadowed"][0]["version"], "6.14.11.7065");
-  const auto zh =
-      testing::run_gpuvet("which cudnn64_7.dll --lang zh --no-color --snapshot " + path);
-  EXPECT_NE(zh.out.find("LoadLibrary 的查找顺序"), std::string::npos) << zh.out;
 }
 
 }  // namespace

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# The Windows build and its tests without Windows: gpuvet cross-built with MinGW-w64, its unit,
+# scenario and live-System tests run as Windows programs under Wine (ctest runs them through
+# CMAKE_CROSSCOMPILING_EMULATOR). See ../shared/guides/windows-testing.md.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+scripts/bootstrap.sh --windows
+scripts/windows-deps.sh build/windows-deps
+
+build=build/windows
+mkdir -p "$build"
+# Wine decodes argv, the environment and file names with the Unix locale: it must be UTF-8.
+export LC_ALL=C.UTF-8
+# A private prefix (~700 MB), so that nothing outside the build tree is touched.
+export WINEPREFIX="$PWD/$build/wineprefix"
+export WINEARCH=win64
+# Quiet, but a missing DLL is still reported.
+export WINEDEBUG=-all,err+module
+# No Mono or Gecko installers, no menu entries in $HOME.
+export WINEDLLOVERRIDES="mscoree,mshtml=;winemenubuilder.exe=d"
+unset DISPLAY WAYLAND_DISPLAY
+wine=/usr/lib/wine/wine64
+wineserver=/usr/lib/wine/wineserver64
+
+# Stops only this prefix's server (never anything by name).
+stop_wine() { "$wineserver" -k 2>/dev/null || true; }
+trap stop_wine EXIT
+# A persistent server and Wine's services, started while the build runs. Their output goes to a
+# file: services inherit it, and a test's pipe held open by them would keep ctest waiting.
+mkdir -p "$WINEPREFIX"
+( "$wineserver" -p && "$wine" wineboot --init ) </dev/null >"$build/wineboot.log" 2>&1 &
+boot=$!
+
+cmake --preset windows >/dev/null
+cmake --build --preset windows
+wait "$boot" || { cat "$build/wineboot.log"; exit 1; }
+ctest --preset windows
