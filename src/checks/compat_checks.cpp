@@ -348,7 +348,9 @@ Result<bool> check_windows_stray(const CheckContext& context, const PythonEnvFac
   const std::string windir = text::to_lower(paths::normalize(f.env.variables.count("SystemRoot")
                                                                  ? f.env.variables.at("SystemRoot")
                                                                  : std::string("C:/Windows")));
-  bool stray = resolved.starts_with(windir + "/");
+  // The Windows folders come before every PATH entry: moving the copy away is the only fix there.
+  const bool in_windows_folder = resolved.starts_with(windir + "/");
+  bool stray = in_windows_folder;
   std::optional<std::string> other_cuda;
   for (const auto& t : f.cuda_toolkits) {
     if (!t.version || !fw.cuda) continue;
@@ -377,7 +379,8 @@ Result<bool> check_windows_stray(const CheckContext& context, const PythonEnvFac
                      {{"path", copy.path},
                       {"version", copy.version.value_or(context.text("report.unknown_value"))}}));
   }
-  finding->fix.push_back(context.text("compat.stray.fix", args));
+  finding->fix.push_back(context.text(
+      in_windows_folder ? "compat.stray.fix_windows_folder" : "compat.stray.fix", args));
   finding->affects.push_back(env.path);
   findings.push_back(std::move(*finding));
   return true;

@@ -1,5 +1,5 @@
-// Hardware and driver checks on Linux and WSL2: is there a GPU at all, can this process see it,
-// is a working driver behind it, and does the device initialise.
+// Hardware and driver checks on Linux, WSL2 and Windows: is there a GPU at all, can this process
+// see it, is a working driver behind it, and does the device initialise.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -43,7 +43,7 @@ void add_driver_evidence(const CheckContext& context, Finding& finding) {
   if (!f.driver) return;
   const DriverFacts& d = *f.driver;
   if (d.nouveau_loaded) finding.evidence.push_back(context.text("driver.evidence.nouveau"));
-  if (!d.nvidia_module_loaded && !d.kernel_module_version) {
+  if (f.os.family == "linux" && !d.nvidia_module_loaded && !d.kernel_module_version) {
     finding.evidence.push_back(context.text("driver.evidence.no_module"));
   }
   if (d.libcuda && d.cuinit_code) {
@@ -103,9 +103,30 @@ Result<bool> check_wsl(const CheckContext& context, std::vector<Finding>& findin
   return true;
 }
 
+// cuInit failed although a driver answered: the device is there but cannot be initialised.
+Result<bool> check_device_init(const CheckContext& context, std::vector<Finding>& findings) {
+  const Facts& f = context.facts();
+  if (!driver_works(f) || !f.driver->cuinit_code || *f.driver->cuinit_code == kCudaSuccess ||
+      *f.driver->cuinit_code == kCudaErrorStubLibrary) {
+    return true;
+  }
+  const std::string result = cuda_error_name(context, *f.driver->cuinit_code);
+  std::vector<std::string> evidence;
+  for (const auto& gpu : f.gpus) {
+    if (gpu.compute_mode && *gpu.compute_mode != "Default") {
+      evidence.push_back(
+          context.text("device.busy_or_init_failed.mode",
+                       {{"index", std::to_string(gpu.index)}, {"mode", *gpu.compute_mode}}));
+    }
+  }
+  return emit(context, findings, "device.busy_or_init_failed", "device.busy_or_init_failed",
+              {{"result", result}}, evidence, true,
+              {"device.busy_or_init_failed.fix.processes", "device.busy_or_init_failed.fix.reset"});
+}
+
 // Windows runs an NVIDIA GPU it has no driver for with the Microsoft Basic Display Adapter
 // (Windows Update's fallback): the GPU is there, CUDA is not.
-Result<bool> check_windows_adapters(const CheckContext& context, std::vector<Finding>& findings) {
+Result<bool> check_basic_adapters(const CheckContext& context, std::vector<Finding>& findings) {
   const Facts& f = context.facts();
   if (driver_works(f)) return true;
   std::vector<std::string> evidence;
@@ -120,6 +141,56 @@ Result<bool> check_windows_adapters(const CheckContext& context, std::vector<Fin
               false, {"driver.missing_basic_adapter.fix"});
 }
 
+// A Remote Desktop session in which CUDA finds no GPU while Windows runs one with NVIDIA's
+// driver: the session, not the driver, hides it. A session in which CUDA works says nothing.
+bool hidden_by_remote_session(const Facts& f) {
+  if (!f.os.remote_session) return false;
+  const bool cuda_failed = !driver_works(f) || f.gpus.empty() ||
+                           (f.driver->cuinit_code && *f.driver->cuinit_code != kCudaSuccess);
+  return cuda_failed &&
+         std::any_of(f.hardware.display_adapters.begin(), f.hardware.display_adapters.end(),
+                     [](const auto& a) { return a.nvidia_driver && !a.basic; });
+}
+
+Result<bool> check_remote_session(const CheckContext& context, std::vector<Finding>& findings) {
+  const Facts& f = context.facts();
+  std::vector<std::string> evidence = {context.text("gpu.not_visible.remote_session.session")};
+  for (const auto& a : f.hardware.display_adapters) {
+    if (!a.nvidia_driver || a.basic) continue;
+    evidence.push_back(
+        context.text("gpu.not_visible.remote_session.adapter",
+                     {{"name", a.name.value_or("?")}, {"driver", *a.nvidia_driver}}));
+  }
+  return emit(
+      context, findings, "gpu.not_visible", "gpu.not_visible.remote_session", {}, evidence, true,
+      {"gpu.not_visible.remote_session.fix.console", "gpu.not_visible.remote_session.fix.confirm"});
+}
+
+// Windows listed its display adapters, none is NVIDIA's, and no NVIDIA driver answered.
+Result<bool> check_no_nvidia_adapter(const CheckContext& context, std::vector<Finding>& findings) {
+  const Facts& f = context.facts();
+  std::vector<std::string> names;
+  for (const auto& a : f.hardware.display_adapters)
+    names.push_back(a.name.value_or("?"));
+  const std::string listed =
+      names.empty() ? context.text("report.unknown_value") : text::join(names, ", ");
+  return emit(context, findings, "gpu.none", "gpu.none", {},
+              {context.text("gpu.none.display_adapters", {{"adapters", listed}})}, true,
+              {"gpu.none.fix.machine", "gpu.none.fix.no_driver"});
+}
+
+Result<bool> check_windows(const CheckContext& context, std::vector<Finding>& findings) {
+  const Facts& f = context.facts();
+  const size_t before = findings.size();
+  auto basic = check_basic_adapters(context, findings);
+  if (!basic || findings.size() != before) return basic;
+  if (hidden_by_remote_session(f)) return check_remote_session(context, findings);
+  if (f.hardware.pci_scanned && f.hardware.pci_gpus.empty() && !driver_works(f) && f.gpus.empty()) {
+    return check_no_nvidia_adapter(context, findings);
+  }
+  return check_device_init(context, findings);
+}
+
 bool container_without_gpu(const Facts& f) {
   if (!f.os.container) return false;
   const auto& nvd = f.hardware.nvidia_visible_devices;
@@ -131,27 +202,11 @@ bool container_without_gpu(const Facts& f) {
 
 Result<bool> check_gpu_and_driver(const CheckContext& context, std::vector<Finding>& findings) {
   const Facts& f = context.facts();
-  if (f.os.family == "windows") return check_windows_adapters(context, findings);
+  if (f.os.family == "windows") return check_windows(context, findings);
   if (f.os.family != "linux") return true;
   if (f.os.wsl) return check_wsl(context, findings);
   if (!f.hardware.pci_scanned || driver_works(f) || !f.gpus.empty()) {
-    if (driver_works(f) && f.driver->cuinit_code && *f.driver->cuinit_code != kCudaSuccess &&
-        *f.driver->cuinit_code != kCudaErrorStubLibrary) {
-      const std::string result = cuda_error_name(context, *f.driver->cuinit_code);
-      std::vector<std::string> evidence;
-      for (const auto& gpu : f.gpus) {
-        if (gpu.compute_mode && *gpu.compute_mode != "Default") {
-          evidence.push_back(
-              context.text("device.busy_or_init_failed.mode",
-                           {{"index", std::to_string(gpu.index)}, {"mode", *gpu.compute_mode}}));
-        }
-      }
-      return emit(
-          context, findings, "device.busy_or_init_failed", "device.busy_or_init_failed",
-          {{"result", result}}, evidence, true,
-          {"device.busy_or_init_failed.fix.processes", "device.busy_or_init_failed.fix.reset"});
-    }
-    return true;
+    return check_device_init(context, findings);
   }
   if (f.hardware.pci_gpus.empty()) {
     std::vector<std::string> evidence = {context.text("gpu.none.pci")};

@@ -23,7 +23,8 @@ json to_json(const OsFacts& os) {
           {"wsl", os.wsl},
           {"container", or_null(os.container)},
           {"remote_session", os.remote_session},
-          {"long_paths_enabled", or_null(os.long_paths_enabled)}};
+          {"long_paths_enabled", or_null(os.long_paths_enabled)},
+          {"memory_integrity", or_null(os.memory_integrity)}};
 }
 
 json to_json(const EnvFacts& env) {

@@ -24,6 +24,8 @@ struct OsFacts {
   // Windows: HKLM\SYSTEM\CurrentControlSet\Control\FileSystem LongPathsEnabled = 1; null when
   // the key was not read.
   std::optional<bool> long_paths_enabled;
+  // Windows memory integrity (HVCI); null when the machine never configured it.
+  std::optional<bool> memory_integrity;
 };
 
 struct EnvFacts {
@@ -77,7 +79,8 @@ struct DisplayAdapterFact {
 };
 
 struct HardwareFacts {
-  bool pci_scanned = false;  // /sys/bus/pci/devices could be listed
+  // /sys/bus/pci/devices could be listed; on Windows, SetupAPI listed the display adapters.
+  bool pci_scanned = false;
   std::vector<PciGpuFact> pci_gpus;
   std::vector<DisplayAdapterFact> display_adapters;  // Windows
   std::vector<std::string> device_nodes;             // /dev/nvidia*, /dev/dxg

@@ -98,6 +98,22 @@ std::optional<bool> long_paths_enabled(const sys::System& system) {
   return number && *number == 1;
 }
 
+// Microsoft, "Enable memory integrity": memory integrity (hypervisor-protected code integrity)
+// is on when Enabled is 1 (REG_DWORD) under
+// HKLM\SYSTEM\CurrentControlSet\Control\DeviceGuard\Scenarios\HypervisorEnforcedCodeIntegrity.
+// No value: never configured, unknown.
+// https://learn.microsoft.com/windows/security/hardware-security/enable-virtualization-based-protection-of-code-integrity
+std::optional<bool> memory_integrity(const sys::System& system) {
+  const auto values = system.registry_values(
+      "HKLM/SYSTEM/CurrentControlSet/Control/DeviceGuard/Scenarios/"
+      "HypervisorEnforcedCodeIntegrity");
+  if (!values) return std::nullopt;
+  const auto it = values->find("Enabled");
+  if (it == values->end()) return std::nullopt;
+  const auto* number = std::get_if<std::int64_t>(&it->second);
+  return number && *number == 1;
+}
+
 }  // namespace
 
 void probe_os(const sys::System& system, const kb::Kb& /*kb*/, Facts& facts) {
@@ -112,6 +128,7 @@ void probe_os(const sys::System& system, const kb::Kb& /*kb*/, Facts& facts) {
     os.release = host.os_release;
     os.wsl = false;
     os.long_paths_enabled = long_paths_enabled(system);
+    os.memory_integrity = memory_integrity(system);
     return;
   }
   os.kernel = host.os_version;

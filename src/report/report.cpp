@@ -34,6 +34,7 @@ std::string describe_os(const Facts& facts, const kb::Messages& messages) {
   if (os.arch) parts.push_back(*os.arch);
   if (os.container)
     parts.push_back(messages.text("report.container", {{"container", *os.container}}));
+  if (os.remote_session) parts.push_back(messages.text("report.remote_session"));
   std::string out;
   for (const auto& p : parts)
     out += (out.empty() ? "" : " · ") + p;
@@ -48,10 +49,14 @@ std::vector<FactLine> layer_fact_lines(const Facts& facts, Layer layer, const kb
         const std::string memory =
             gpu.memory_mib ? m.text("report.memory_mib", {{"mib", std::to_string(*gpu.memory_mib)}})
                            : m.text("report.unknown_value");
-        lines.push_back({m.text("report.gpu", {{"index", std::to_string(gpu.index)},
-                                               {"name", value_or_unknown(gpu.name, m)},
-                                               {"cc", value_or_unknown(gpu.compute_capability, m)},
-                                               {"memory", memory}})});
+        std::string line =
+            m.text("report.gpu", {{"index", std::to_string(gpu.index)},
+                                  {"name", value_or_unknown(gpu.name, m)},
+                                  {"cc", value_or_unknown(gpu.compute_capability, m)},
+                                  {"memory", memory}});
+        // Windows' driver model: WDDM (a display device), TCC or MCDM (compute only).
+        if (gpu.driver_model) line += " · " + *gpu.driver_model;
+        lines.push_back({std::move(line)});
       }
       break;
     case Layer::driver:

@@ -104,6 +104,19 @@ TEST(OsProbe, WindowsFromTheHostAnswers) {
   EXPECT_EQ(f.os.release, "1909");
   EXPECT_FALSE(f.os.kernel);
   EXPECT_FALSE(f.os.container);
+  EXPECT_FALSE(f.os.memory_integrity);  // not configured: unknown
+}
+
+TEST(OsProbe, WindowsMemoryIntegrityFromTheRegistry) {
+  const std::string key =
+      "HKLM/SYSTEM/CurrentControlSet/Control/DeviceGuard/Scenarios/HypervisorEnforcedCodeIntegrity";
+  const Facts on = probe(testing::windows_snapshot({{"registry", {{key, {{"Enabled", 1}}}}}}));
+  EXPECT_EQ(on.os.memory_integrity, true);
+  const Facts off = probe(testing::windows_snapshot({{"registry", {{key, {{"Enabled", 0}}}}}}));
+  EXPECT_EQ(off.os.memory_integrity, false);
+  const Facts empty =
+      probe(testing::windows_snapshot({{"registry", {{key, nlohmann::json::object()}}}}));
+  EXPECT_FALSE(empty.os.memory_integrity);
 }
 
 }  // namespace
