@@ -17,9 +17,6 @@ namespace gpuvet::cli {
 
 namespace {
 
-// Longest path Windows accepts, in UTF-16 units.
-constexpr size_t kMaxPathUnits = 32768;
-
 // The console as gpuvet found it, put back at exit: the code page belongs to the user's console
 // window, which outlives gpuvet.
 struct ConsoleState {
@@ -43,21 +40,6 @@ bool enable_virtual_terminal() {
   if (!GetConsoleMode(out, &mode)) return false;
   if (mode & ENABLE_VIRTUAL_TERMINAL_PROCESSING) return true;
   return SetConsoleMode(out, mode | ENABLE_VIRTUAL_TERMINAL_PROCESSING) != 0;
-}
-
-// GetModuleFileNameW truncates silently: a result that fills the buffer asks for a larger one.
-std::wstring module_file_name(HMODULE module) {
-  std::wstring name(MAX_PATH, L'\0');
-  while (name.size() <= kMaxPathUnits) {
-    const DWORD n = GetModuleFileNameW(module, name.data(), static_cast<DWORD>(name.size()));
-    if (n == 0) return {};
-    if (n < name.size()) {
-      name.resize(n);
-      return name;
-    }
-    name.resize(name.size() * 2);
-  }
-  return {};
 }
 
 }  // namespace
@@ -115,7 +97,7 @@ std::optional<std::string> user_locale() {
 }
 
 std::optional<std::string> current_executable() {
-  const std::wstring path = module_file_name(nullptr);
+  const std::wstring path = win32::module_file_name(nullptr);
   if (path.empty()) return std::nullopt;
   return win32::portable_path(path);
 }

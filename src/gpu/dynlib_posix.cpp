@@ -15,19 +15,6 @@ Result<DynamicLibrary> DynamicLibrary::open(const std::string& name) {
   return DynamicLibrary(handle);
 }
 
-DynamicLibrary::DynamicLibrary(DynamicLibrary&& other) noexcept : handle_(other.handle_) {
-  other.handle_ = nullptr;
-}
-
-DynamicLibrary& DynamicLibrary::operator=(DynamicLibrary&& other) noexcept {
-  std::swap(handle_, other.handle_);
-  return *this;
-}
-
-// Libraries stay loaded: unloading a GPU driver mid-process is a known source of crashes, and
-// the child process that loads them exits right after.
-DynamicLibrary::~DynamicLibrary() = default;
-
 void* DynamicLibrary::symbol(const char* name) const {
   return handle_ ? dlsym(handle_, name) : nullptr;
 }

@@ -11,9 +11,6 @@ namespace gpuvet::gpu {
 
 namespace {
 
-// Longest path Windows accepts, in UTF-16 units.
-constexpr size_t kMaxPathUnits = 32768;
-
 // Switches off the loader's dialog boxes on this thread while it lives: a missing dependency
 // must come back as an error code, never as a box that waits for a click. The loader's error
 // code survives the switch back.
@@ -67,21 +64,6 @@ HMODULE load(const std::string& name) {
   return module;
 }
 
-// GetModuleFileNameW truncates silently: a result that fills the buffer asks for a larger one.
-std::wstring module_file_name(HMODULE module) {
-  std::wstring name(MAX_PATH, L'\0');
-  while (name.size() <= kMaxPathUnits) {
-    const DWORD n = GetModuleFileNameW(module, name.data(), static_cast<DWORD>(name.size()));
-    if (n == 0) return {};
-    if (n < name.size()) {
-      name.resize(n);
-      return name;
-    }
-    name.resize(name.size() * 2);
-  }
-  return {};
-}
-
 }  // namespace
 
 Result<DynamicLibrary> DynamicLibrary::open(const std::string& name) {
@@ -89,19 +71,6 @@ Result<DynamicLibrary> DynamicLibrary::open(const std::string& name) {
   if (!module) return make_error(name + ": " + win32::error_text(GetLastError()));
   return DynamicLibrary(module);
 }
-
-DynamicLibrary::DynamicLibrary(DynamicLibrary&& other) noexcept : handle_(other.handle_) {
-  other.handle_ = nullptr;
-}
-
-DynamicLibrary& DynamicLibrary::operator=(DynamicLibrary&& other) noexcept {
-  std::swap(handle_, other.handle_);
-  return *this;
-}
-
-// Libraries stay loaded: unloading a GPU driver mid-process is a known source of crashes, and
-// the child process that loads them exits right after.
-DynamicLibrary::~DynamicLibrary() = default;
 
 void* DynamicLibrary::symbol(const char* name) const {
   if (!handle_) return nullptr;
@@ -112,7 +81,7 @@ void* DynamicLibrary::symbol(const char* name) const {
 
 std::optional<std::string> DynamicLibrary::path() const {
   if (!handle_) return std::nullopt;
-  const std::wstring name = module_file_name(static_cast<HMODULE>(handle_));
+  const std::wstring name = win32::module_file_name(handle_);
   if (name.empty()) return std::nullopt;
   return win32::portable_path(name);
 }

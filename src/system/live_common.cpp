@@ -1,5 +1,7 @@
 #include "system/live_common.hpp"
 
+#include <fmt/format.h>
+
 #include <utility>
 
 namespace gpuvet::sys {
@@ -55,6 +57,13 @@ ProgramOutput program_output(const gpu::ChildOutcome& run) {
       break;
   }
   return out;
+}
+
+Result<std::string> whole_text(const std::string& path, Result<std::string> prefix) {
+  if (prefix && prefix->size() > kMaxTextBytes) {
+    return make_error(fmt::format("{}: larger than {} bytes", path, kMaxTextBytes));
+  }
+  return prefix;
 }
 
 }  // namespace gpuvet::sys

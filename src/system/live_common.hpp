@@ -46,4 +46,9 @@ class NativeAnswerCache {
 // none (it could not start, crashed, or hung).
 ProgramOutput program_output(const gpu::ChildOutcome& run);
 
+// read_text's rule on top of a platform's prefix read: `prefix` holds up to kMaxTextBytes + 1
+// bytes of the file, and one byte more than allowed tells a file that is too large from one
+// that just fits.
+Result<std::string> whole_text(const std::string& path, Result<std::string> prefix);
+
 }  // namespace gpuvet::sys

@@ -167,12 +167,7 @@ class LivePosixSystem final : public System {
   }
 
   Result<std::string> read_text(const std::string& path) const override {
-    // One byte more than allowed tells a file that is too large from one that just fits.
-    auto content = read_prefix(path, kMaxTextBytes + 1);
-    if (content && content->size() > kMaxTextBytes) {
-      return make_error(fmt::format("{}: larger than {} bytes", path, kMaxTextBytes));
-    }
-    return content;
+    return whole_text(path, read_prefix(path, kMaxTextBytes + 1));
   }
 
   Result<std::string> read_head(const std::string& path, size_t max_bytes) const override {

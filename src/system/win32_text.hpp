@@ -15,6 +15,9 @@ std::string narrow(std::wstring_view utf16);
 std::wstring native_path(std::string_view utf8);
 // L"C:\\Users\\x" -> "C:/Users/x"; the "\\\\?\\" prefix of long paths is dropped.
 std::string portable_path(std::wstring_view native);
+// The file a loaded module (nullptr: this program's .exe) came from, whatever its length; empty
+// when Windows does not say.
+std::wstring module_file_name(void* module);
 // FormatMessageW's text for a Win32 error code, trimmed, with the code: "Access is denied. (5)".
 std::string error_text(unsigned long code);
 

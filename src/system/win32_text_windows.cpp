@@ -40,6 +40,23 @@ std::string portable_path(std::wstring_view native) {
   return path;
 }
 
+std::wstring module_file_name(void* module) {
+  constexpr size_t kMaxPathUnits = 32768;  // the longest path Windows has
+  std::wstring name(MAX_PATH, L'\0');
+  // GetModuleFileNameW truncates silently: a result that fills the buffer asks for a larger one.
+  while (name.size() <= kMaxPathUnits) {
+    const DWORD n = GetModuleFileNameW(static_cast<HMODULE>(module), name.data(),
+                                       static_cast<DWORD>(name.size()));
+    if (n == 0) return {};
+    if (n < name.size()) {
+      name.resize(n);
+      return name;
+    }
+    name.resize(name.size() * 2);
+  }
+  return {};
+}
+
 std::string error_text(unsigned long code) {
   wchar_t* buffer = nullptr;
   const DWORD n = FormatMessageW(
