@@ -210,8 +210,7 @@ std::vector<std::string> with_default_verb(std::vector<std::string> args) {
 }  // namespace
 
 void print(const std::string& text) {
-  std::fwrite(text.data(), 1, text.size(), stdout);
-  std::fflush(stdout);
+  write_stdout(text);
 }
 
 int fail(const std::string& message) {

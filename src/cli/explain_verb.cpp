@@ -31,7 +31,7 @@ int run_explain(const ExplainArgs& args, const kb::Kb& kb, const kb::Messages& m
   const auto causes = explain::reason(collector.causes(), kb, messages, machine);
   const std::string out = args.json ? explain::render_explain_json(causes)
                                     : explain::render_explain_text(causes, messages, color);
-  std::fwrite(out.data(), 1, out.size(), stdout);
+  print(out);
   return causes.empty() ? kExitFound : kExitOk;
 }
 

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "cli/app.hpp"
 #include "core/text.hpp"
 #include "core/version.hpp"
 #include "kb/queries.hpp"
@@ -175,7 +176,7 @@ int run_kb(const KbArgs& args, const kb::Kb& kb, const kb::Messages& messages, b
   }
   const std::string out =
       args.json ? report::render_kb_json(answer) : report::render_kb_text(answer, messages, color);
-  std::fwrite(out.data(), 1, out.size(), stdout);
+  print(out);
   return 0;
 }
 

@@ -3,10 +3,14 @@
 // (terminal_<platform>.cpp).
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace gpuvet::cli {
 
+// Writes UTF-8 text to standard output and flushes it. On a Windows console as UTF-16
+// (WriteConsoleW), so no code page or buffer boundary can split a character.
+void write_stdout(std::string_view text);
 // True when standard output is an interactive terminal.
 bool stdout_is_terminal();
 // True when standard output is a terminal that shows ANSI colour sequences: not TERM=dumb; on

@@ -8,6 +8,11 @@
 
 namespace gpuvet::cli {
 
+void write_stdout(std::string_view text) {
+  std::fwrite(text.data(), 1, text.size(), stdout);
+  std::fflush(stdout);
+}
+
 bool stdout_is_terminal() {
   return isatty(fileno(stdout)) != 0;
 }

@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <io.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 
@@ -43,6 +44,25 @@ bool enable_virtual_terminal() {
 }
 
 }  // namespace
+
+void write_stdout(std::string_view text) {
+  const HANDLE out = GetStdHandle(STD_OUTPUT_HANDLE);
+  DWORD mode = 0;
+  if (out == INVALID_HANDLE_VALUE || !GetConsoleMode(out, &mode)) {
+    std::fwrite(text.data(), 1, text.size(), stdout);  // a pipe or a file: the bytes as they are
+    std::fflush(stdout);
+    return;
+  }
+  std::fflush(stdout);
+  const std::wstring wide = win32::widen(text);
+  // WriteConsoleW may write less than asked: go on from where it stopped.
+  for (size_t done = 0; done < wide.size();) {
+    const DWORD chunk = static_cast<DWORD>(std::min<size_t>(wide.size() - done, 1 << 14));
+    DWORD written = 0;
+    if (!WriteConsoleW(out, wide.data() + done, chunk, &written, nullptr) || written == 0) return;
+    done += written;
+  }
+}
 
 bool stdout_is_terminal() {
   const HANDLE out = GetStdHandle(STD_OUTPUT_HANDLE);
