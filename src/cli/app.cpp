@@ -261,6 +261,8 @@ int run(std::vector<std::string> args) {
       "cuDNN, Python environments and frameworks.",
       "gpuvet"};
   app.set_version_flag("--version", version_text());
+  // One syntax everywhere: CLI11 would take "/path" for a "/option" on Windows.
+  app.allow_windows_style_options(false);
   app.require_subcommand(0, 1);
 
   CheckOptions check;

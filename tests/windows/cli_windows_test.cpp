@@ -4,11 +4,14 @@
 
 #include <nlohmann/json.hpp>
 
+#include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
 
 #include "cli/terminal.hpp"
 #include "gpu/child_process.hpp"
+#include "system/paths.hpp"
 
 namespace gpuvet {
 namespace {
@@ -59,6 +62,40 @@ TEST(WindowsCli, LiveCheckOnThisMachine) {
   EXPECT_EQ(report["findings"][0]["id"], "gpu.none");
   EXPECT_EQ(report["findings"][0].dump().find("/proc"), std::string::npos) << "Linux evidence";
   EXPECT_EQ(report["facts"]["driver"]["error"].dump().find("no answer"), std::string::npos);
+}
+
+// A log in a folder with a Chinese name, named by a '/'-rooted path (which CLI11 would take for a
+// Windows "/option" unless told not to).
+TEST(WindowsCli, ExplainReadsALogWithAChinesePath) {
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / L"日志-gpuvet";
+  std::filesystem::create_directories(dir);
+  const std::filesystem::path log = dir / L"训练.log";
+  std::ofstream(log, std::ios::binary)
+      << "Could not load dynamic library 'cudart64_110.dll'; dlerror: cudart64_110.dll not found\n";
+  const std::string path = paths::from_fs(log);
+  const auto run = run_gpuvet({"explain", "--no-facts", "--json", path});
+  std::error_code ec;
+  std::filesystem::remove_all(dir, ec);
+  ASSERT_EQ(run.kind, gpu::ChildOutcome::Kind::exited) << run.detail;
+  EXPECT_EQ(run.exit_code, 0) << run.output;
+  EXPECT_NE(run.output.find("cuda.runtime_missing"), std::string::npos) << run.output;
+  // A path rooted at the current drive ("/work/…", as ctest's working directory on Wine's Z:).
+  const std::string cwd = paths::from_fs(std::filesystem::current_path());
+  const std::string rooted = cwd.substr(cwd.find('/')) + "/gpuvet-rooted.log";
+  std::ofstream(paths::to_fs(rooted), std::ios::binary)
+      << "Could not load dynamic library 'cudart64_110.dll'; dlerror: cudart64_110.dll not found\n";
+  const auto slash = run_gpuvet({"explain", "--no-facts", "--json", rooted});
+  std::filesystem::remove(paths::to_fs(rooted), ec);
+  EXPECT_EQ(slash.exit_code, 0) << rooted;
+  EXPECT_NE(slash.output.find("cuda.runtime_missing"), std::string::npos) << slash.output;
+}
+
+TEST(WindowsCli, VerifyWithoutADriverSaysSo) {
+  const auto run = run_gpuvet({"verify", "--json"});
+  ASSERT_EQ(run.kind, gpu::ChildOutcome::Kind::exited) << run.detail;
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_NE(run.output.find("nvcuda.dll"), std::string::npos) << run.output;
+  EXPECT_NE(run.output.find("driver.missing"), std::string::npos) << run.output;
 }
 
 // The crash-proof child that asks the driver: without NVIDIA's DLLs it still answers, with the
