@@ -349,6 +349,23 @@ TEST(Reasoning, FactsConfirmOrRuleOut) {
   EXPECT_EQ(json["unrecognized"], false);
 }
 
+// PyTorch's "No CUDA GPUs are available" on a machine whose facts show why: here a Remote
+// Desktop session (tests/scenarios/windows10_rdp_session_gpu_hidden).
+TEST(Reasoning, PytorchSeesNoGpuAndTheFactsSayWhy) {
+  Finding finding;
+  finding.id = "gpu.not_visible";
+  finding.title = "This is a Remote Desktop session, and CUDA finds no GPU in it";
+  finding.fix = {"Run the job in the machine's console session"};
+  const auto causes = explain_text(
+      "  File \"torch/cuda/__init__.py\", line 216, in _lazy_init\n"
+      "    torch._C._cuda_init()\nRuntimeError: No CUDA GPUs are available\n",
+      MachineFindings{{finding}});
+  ASSERT_EQ(causes.size(), 1u);
+  EXPECT_EQ(causes[0].id, "gpu.not_visible");
+  EXPECT_EQ(causes[0].confirmed_by_facts, true);
+  EXPECT_EQ(causes[0].fix.front(), finding.fix.front());
+}
+
 // --- accuracy on real excerpts --------------------------------------------------------------
 
 TEST(Accuracy, PublicExcerptsFromIssueThreads) {
