@@ -79,6 +79,17 @@ std::optional<std::string> cudnn_of_library(const std::string& lib) {
   return text::split(lower.substr(so + 4), '.').front();
 }
 
+// "explain.why.<id>"; for causes without a taxonomy id of their own ("other") the text of the
+// signature that found it, where the catalog has one.
+std::string message_key(const Cause& c, std::string_view part, const kb::Messages& m) {
+  std::string key = fmt::format("explain.{}.{}", part, c.id);
+  if (c.id == "other" && !c.signatures.empty()) {
+    const std::string specific = key + "." + c.signatures.front();
+    if (m.has(specific)) return specific;
+  }
+  return key;
+}
+
 kb::MessageArgs args_of(const Cause& c, const kb::Messages& m) {
   static const std::vector<std::string> keys = {"lib",   "cuda",    "cudnn", "loaded", "compiled",
                                                 "found", "symbol",  "cc",    "min",    "package",
@@ -168,7 +179,7 @@ std::vector<Cause> reason(std::vector<Cause> causes, const kb::Kb& kb, const kb:
 
   for (auto& c : causes) {
     const kb::MessageArgs args = args_of(c, m);
-    c.why = m.text("explain.why." + c.id, args);
+    c.why = m.text(message_key(c, "why", m), args);
     c.fix.clear();
     if (machine) {
       const auto finding =
@@ -185,7 +196,7 @@ std::vector<Cause> reason(std::vector<Cause> causes, const kb::Kb& kb, const kb:
         c.why += " " + m.text("explain.contradicted");
       }
     }
-    const std::string generic = m.text("explain.fix." + c.id, args);
+    const std::string generic = m.text(message_key(c, "fix", m), args);
     if (std::find(c.fix.begin(), c.fix.end(), generic) == c.fix.end()) c.fix.push_back(generic);
     std::sort(c.evidence.begin(), c.evidence.end(),
               [](const Evidence& a, const Evidence& b) { return a.line < b.line; });

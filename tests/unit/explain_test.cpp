@@ -366,6 +366,17 @@ TEST(Reasoning, PytorchSeesNoGpuAndTheFactsSayWhy) {
   EXPECT_EQ(causes[0].fix.front(), finding.fix.front());
 }
 
+// A cause without a taxonomy id of its own ("other") explains itself with its signature's text.
+TEST(Reasoning, LaunchTimeoutExplainsTheWatchdog) {
+  const auto causes =
+      explain_text("RuntimeError: CUDA error: the launch timed out and was terminated\n");
+  ASSERT_EQ(causes.size(), 1u);
+  EXPECT_EQ(causes[0].id, "other");
+  EXPECT_NE(causes[0].why.find("TdrDelay"), std::string::npos) << causes[0].why;
+  ASSERT_FALSE(causes[0].fix.empty());
+  EXPECT_NE(causes[0].fix.back().find("TCC"), std::string::npos) << causes[0].fix.back();
+}
+
 // --- accuracy on real excerpts --------------------------------------------------------------
 
 TEST(Accuracy, PublicExcerptsFromIssueThreads) {
