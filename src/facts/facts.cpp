@@ -24,7 +24,8 @@ json to_json(const OsFacts& os) {
           {"container", or_null(os.container)},
           {"remote_session", os.remote_session},
           {"long_paths_enabled", or_null(os.long_paths_enabled)},
-          {"memory_integrity", or_null(os.memory_integrity)}};
+          {"memory_integrity", or_null(os.memory_integrity)},
+          {"tdr_delay_s", or_null(os.tdr_delay_s)}};
 }
 
 json to_json(const EnvFacts& env) {

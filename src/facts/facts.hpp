@@ -26,6 +26,9 @@ struct OsFacts {
   std::optional<bool> long_paths_enabled;
   // Windows memory integrity (HVCI); null when the machine never configured it.
   std::optional<bool> memory_integrity;
+  // Windows: seconds a WDDM GPU may take before Windows resets it (TDR); a kernel on a GPU that
+  // drives a display must finish within it.
+  std::optional<std::int64_t> tdr_delay_s;
 };
 
 struct EnvFacts {

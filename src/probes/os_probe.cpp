@@ -114,6 +114,21 @@ std::optional<bool> memory_integrity(const sys::System& system) {
   return number && *number == 1;
 }
 
+// Microsoft, "Testing and debugging TDR": TdrDelay (REG_DWORD) under
+// HKLM\System\CurrentControlSet\Control\GraphicsDrivers is the timeout in seconds, 2 when
+// the value is not set.
+// https://learn.microsoft.com/windows-hardware/drivers/display/tdr-registry-keys
+std::optional<std::int64_t> tdr_delay_s(const sys::System& system) {
+  constexpr std::int64_t kDefaultTdrDelay = 2;
+  const auto values =
+      system.registry_values("HKLM/SYSTEM/CurrentControlSet/Control/GraphicsDrivers");
+  if (!values) return std::nullopt;
+  const auto it = values->find("TdrDelay");
+  if (it == values->end()) return kDefaultTdrDelay;
+  const auto* number = std::get_if<std::int64_t>(&it->second);
+  return number ? std::optional<std::int64_t>(*number) : std::nullopt;
+}
+
 }  // namespace
 
 void probe_os(const sys::System& system, const kb::Kb& /*kb*/, Facts& facts) {
@@ -129,6 +144,7 @@ void probe_os(const sys::System& system, const kb::Kb& /*kb*/, Facts& facts) {
     os.wsl = false;
     os.long_paths_enabled = long_paths_enabled(system);
     os.memory_integrity = memory_integrity(system);
+    os.tdr_delay_s = tdr_delay_s(system);
     return;
   }
   os.kernel = host.os_version;

@@ -107,6 +107,17 @@ TEST(OsProbe, WindowsFromTheHostAnswers) {
   EXPECT_FALSE(f.os.memory_integrity);  // not configured: unknown
 }
 
+TEST(OsProbe, WindowsTdrDelayFromTheRegistryOrItsDefault) {
+  const std::string key = "HKLM/SYSTEM/CurrentControlSet/Control/GraphicsDrivers";
+  EXPECT_EQ(
+      probe(testing::windows_snapshot({{"registry", {{key, {{"TdrDelay", 60}}}}}})).os.tdr_delay_s,
+      60);
+  EXPECT_EQ(probe(testing::windows_snapshot({{"registry", {{key, nlohmann::json::object()}}}}))
+                .os.tdr_delay_s,
+            2);
+  EXPECT_FALSE(probe(testing::windows_snapshot()).os.tdr_delay_s);  // not recorded: unknown
+}
+
 TEST(OsProbe, WindowsMemoryIntegrityFromTheRegistry) {
   const std::string key =
       "HKLM/SYSTEM/CurrentControlSet/Control/DeviceGuard/Scenarios/HypervisorEnforcedCodeIntegrity";
