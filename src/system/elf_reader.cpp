@@ -13,6 +13,19 @@
 
 namespace gpuvet::sys {
 
+bool PositionedByteSource::read(std::uint64_t offset, std::size_t length, void* out) const {
+  if (offset > size_ || length > size_ - offset) return false;
+  auto* bytes = static_cast<char*>(out);
+  while (length > 0) {
+    const std::size_t n = read_some(offset, length, bytes);
+    if (n == 0) return false;
+    bytes += n;
+    offset += n;
+    length -= n;
+  }
+  return true;
+}
+
 bool MemoryByteSource::read(std::uint64_t offset, std::size_t length, void* out) const {
   if (offset > bytes_.size() || length > bytes_.size() - offset) return false;
   if (length > 0) std::memcpy(out, bytes_.data() + offset, length);

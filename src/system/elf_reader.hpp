@@ -21,6 +21,23 @@ class ByteSource {
   virtual bool read(std::uint64_t offset, std::size_t length, void* out) const = 0;
 };
 
+// A ByteSource over an open file read at given offsets (pread, ReadFile with OVERLAPPED): the
+// bounds check and the loop over short reads live here; a platform supplies read_some.
+class PositionedByteSource : public ByteSource {
+ public:
+  explicit PositionedByteSource(std::uint64_t size) : size_(size) {}
+  std::uint64_t size() const override { return size_; }
+  bool read(std::uint64_t offset, std::size_t length, void* out) const override;
+
+ protected:
+  // Reads up to length bytes at offset; the count read, 0 at an error or where the file ended
+  // (it shrank under us).
+  virtual std::size_t read_some(std::uint64_t offset, std::size_t length, char* out) const = 0;
+
+ private:
+  std::uint64_t size_;
+};
+
 // A ByteSource over bytes already in memory; the bytes must outlive it.
 class MemoryByteSource final : public ByteSource {
  public:

@@ -60,27 +60,20 @@ class FileDescriptor {
 
 // Byte ranges of an open regular file through pread, so that reading the ELF headers of a
 // multi-hundred-MB library costs a few small reads.
-class PreadByteSource final : public ByteSource {
+class PreadByteSource final : public PositionedByteSource {
  public:
-  PreadByteSource(int fd, std::uint64_t size) : fd_(fd), size_(size) {}
-  std::uint64_t size() const override { return size_; }
-  bool read(std::uint64_t offset, std::size_t length, void* out) const override {
-    if (offset > size_ || length > size_ - offset) return false;
-    auto* bytes = static_cast<char*>(out);
-    while (length > 0) {
-      const ssize_t n = pread(fd_, bytes, length, static_cast<off_t>(offset));
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) return false;  // an error, or the file shrank under us
-      bytes += n;
-      offset += static_cast<std::uint64_t>(n);
-      length -= static_cast<std::size_t>(n);
-    }
-    return true;
-  }
+  PreadByteSource(int fd, std::uint64_t size) : PositionedByteSource(size), fd_(fd) {}
 
  private:
+  std::size_t read_some(std::uint64_t offset, std::size_t length, char* out) const override {
+    while (true) {
+      const ssize_t n = pread(fd_, out, length, static_cast<off_t>(offset));
+      if (n < 0 && errno == EINTR) continue;
+      return n > 0 ? static_cast<std::size_t>(n) : 0;
+    }
+  }
+
   int fd_;
-  std::uint64_t size_;
 };
 
 class LivePosixSystem final : public System {

@@ -224,31 +224,21 @@ Result<std::string> read_prefix(const std::string& path, size_t limit) {
 
 // Byte ranges of an open file through positioned reads, so that reading the ELF headers of a
 // multi-hundred-MB library costs a few small reads.
-class HandleByteSource final : public ByteSource {
+class HandleByteSource final : public PositionedByteSource {
  public:
-  HandleByteSource(HANDLE file, std::uint64_t size) : file_(file), size_(size) {}
-  std::uint64_t size() const override { return size_; }
-  bool read(std::uint64_t offset, std::size_t length, void* out) const override {
-    if (offset > size_ || length > size_ - offset) return false;
-    auto* bytes = static_cast<char*>(out);
-    while (length > 0) {
-      OVERLAPPED at{};
-      at.Offset = static_cast<DWORD>(offset);
-      at.OffsetHigh = static_cast<DWORD>(offset >> 32);
-      const auto wanted = static_cast<DWORD>(std::min<std::size_t>(length, 1u << 30));
-      DWORD n = 0;
-      // An error, or the file shrank under us.
-      if (!ReadFile(file_, bytes, wanted, &n, &at) || n == 0) return false;
-      bytes += n;
-      offset += n;
-      length -= n;
-    }
-    return true;
-  }
+  HandleByteSource(HANDLE file, std::uint64_t size) : PositionedByteSource(size), file_(file) {}
 
  private:
+  std::size_t read_some(std::uint64_t offset, std::size_t length, char* out) const override {
+    OVERLAPPED at{};
+    at.Offset = static_cast<DWORD>(offset);
+    at.OffsetHigh = static_cast<DWORD>(offset >> 32);
+    const auto wanted = static_cast<DWORD>(std::min<std::size_t>(length, 1u << 30));
+    DWORD n = 0;
+    return ReadFile(file_, out, wanted, &n, &at) ? n : 0;
+  }
+
   HANDLE file_;
-  std::uint64_t size_;
 };
 
 // ---- Registry ------------------------------------------------------------------------------
