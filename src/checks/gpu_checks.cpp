@@ -172,10 +172,11 @@ Result<bool> check_no_nvidia_adapter(const CheckContext& context, std::vector<Fi
   std::vector<std::string> names;
   for (const auto& a : f.hardware.display_adapters)
     names.push_back(a.name.value_or("?"));
-  const std::string listed =
-      names.empty() ? context.text("report.unknown_value") : text::join(names, ", ");
-  return emit(context, findings, "gpu.none", "gpu.none", {},
-              {context.text("gpu.none.display_adapters", {{"adapters", listed}})}, true,
+  const std::string evidence =
+      names.empty()
+          ? context.text("gpu.none.no_display_adapter")
+          : context.text("gpu.none.display_adapters", {{"adapters", text::join(names, ", ")}});
+  return emit(context, findings, "gpu.none", "gpu.none", {}, {evidence}, true,
               {"gpu.none.fix.machine", "gpu.none.fix.no_driver"});
 }
 

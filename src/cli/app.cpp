@@ -227,6 +227,10 @@ std::string version_text() {
   return fmt::format("{} (knowledge base {})", tool_name(), kb ? kb->version() : "unreadable");
 }
 
+// --lang's help, as lang_from_environment decides.
+constexpr const char* kLangHelp =
+    "Language (default: from LC_ALL / LC_MESSAGES / LANG; on Windows, else its display language)";
+
 kb::Lang lang_from_environment() {
   for (const char* name : {"LC_ALL", "LC_MESSAGES", "LANG"}) {
     if (const char* value = env_or_null(name)) return kb::lang_from_locale(value);
@@ -273,9 +277,7 @@ int run(std::vector<std::string> args) {
   check_cmd->add_option("--format", check.format, "Output format")
       ->check(CLI::IsMember({"text", "json", "md"}));
   check_cmd->add_flag("--json", check.json, "Same as --format json");
-  check_cmd
-      ->add_option("--lang", check.lang, "Language (default: from LC_ALL / LC_MESSAGES / LANG)")
-      ->check(CLI::IsMember({"en", "zh"}));
+  check_cmd->add_option("--lang", check.lang, kLangHelp)->check(CLI::IsMember({"en", "zh"}));
   check_cmd->add_flag("--no-color", check.no_color, "No colour (also: NO_COLOR set)");
   check_cmd->add_option("--kb", check.kb_dir, "Use a newer knowledge base: a copy of data/");
   check_cmd->add_flag("--verify", check.verify,
@@ -292,8 +294,7 @@ int run(std::vector<std::string> args) {
   for (CLI::App* cmd : {verify_cmd, bench_cmd}) {
     cmd->add_flag("--json", bench_args.json, "JSON output (gpuvet.bench/1)");
     cmd->add_option("--kb", bench_kb_dir, "Use a newer knowledge base: a copy of data/");
-    cmd->add_option("--lang", bench_lang, "Language (default: from LC_ALL / LC_MESSAGES / LANG)")
-        ->check(CLI::IsMember({"en", "zh"}));
+    cmd->add_option("--lang", bench_lang, kLangHelp)->check(CLI::IsMember({"en", "zh"}));
     cmd->add_flag("--no-color", bench_no_color, "No colour (also: NO_COLOR set)");
   }
   bench_cmd->add_flag("--quick", bench_args.quick, "Smaller sizes and fewer repetitions");
@@ -319,9 +320,7 @@ int run(std::vector<std::string> args) {
                         "Windows: a folder added with os.add_dll_directory / AddDllDirectory");
   which_cmd->add_option("--snapshot", which.snapshot, "Answer for a snapshot file");
   which_cmd->add_flag("--json", which.json, "JSON output (gpuvet.which/1)");
-  which_cmd
-      ->add_option("--lang", which.lang, "Language (default: from LC_ALL / LC_MESSAGES / LANG)")
-      ->check(CLI::IsMember({"en", "zh"}));
+  which_cmd->add_option("--lang", which.lang, kLangHelp)->check(CLI::IsMember({"en", "zh"}));
   which_cmd->add_flag("--no-color", which.no_color, "No colour (also: NO_COLOR set)");
   which_cmd->add_option("--kb", which.kb_dir, "Use a newer knowledge base: a copy of data/");
 
@@ -338,9 +337,7 @@ int run(std::vector<std::string> args) {
   explain_cmd->add_flag("--no-facts", explain_args.no_facts, "Read the text only");
   explain_cmd->add_flag("--json", explain_args.json, "JSON output (gpuvet.explain/1)");
   explain_cmd->add_option("--kb", explain_kb_dir, "Use a newer knowledge base: a copy of data/");
-  explain_cmd
-      ->add_option("--lang", explain_lang, "Language (default: from LC_ALL / LC_MESSAGES / LANG)")
-      ->check(CLI::IsMember({"en", "zh"}));
+  explain_cmd->add_option("--lang", explain_lang, kLangHelp)->check(CLI::IsMember({"en", "zh"}));
   explain_cmd->add_flag("--no-color", explain_no_color, "No colour (also: NO_COLOR set)");
   bool export_patterns = false;  // hidden: the benchmark's grep baseline
   explain_cmd->add_flag("--export-patterns", export_patterns, "")->group("");
@@ -370,8 +367,7 @@ int run(std::vector<std::string> args) {
                        "Write environment.yml, requirements.txt and an activation script there");
   plan_cmd->add_flag("--json", plan_args.json, "JSON output (gpuvet.plan/1)");
   plan_cmd->add_option("--kb", plan_kb_dir, "Use a newer knowledge base: a copy of data/");
-  plan_cmd->add_option("--lang", plan_lang, "Language (default: from LC_ALL / LC_MESSAGES / LANG)")
-      ->check(CLI::IsMember({"en", "zh"}));
+  plan_cmd->add_option("--lang", plan_lang, kLangHelp)->check(CLI::IsMember({"en", "zh"}));
   plan_cmd->add_flag("--no-color", plan_no_color, "No colour (also: NO_COLOR set)");
 
   KbArgs kb_args;
@@ -397,8 +393,7 @@ int run(std::vector<std::string> args) {
   }
   kb_cmd->add_flag("--json", kb_args.json, "JSON output (gpuvet.kb/1)");
   kb_cmd->add_option("--kb", kb_dir, "Use a newer knowledge base: a copy of data/");
-  kb_cmd->add_option("--lang", kb_lang, "Language (default: from LC_ALL / LC_MESSAGES / LANG)")
-      ->check(CLI::IsMember({"en", "zh"}));
+  kb_cmd->add_option("--lang", kb_lang, kLangHelp)->check(CLI::IsMember({"en", "zh"}));
   kb_cmd->add_flag("--no-color", kb_no_color, "No colour (also: NO_COLOR set)");
   kb_cmd->fallthrough();
 

@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "checks/checks.hpp"
 #include "probes/probes.hpp"
 #include "resolve/which.hpp"
 #include "system/replay_system.hpp"
@@ -152,6 +153,39 @@ TEST(WindowsDisplayAdapters, NvidiaDriverFromTheWindowsVersion) {
   for (const char* bad : {"", "452.06", "27.21.14", "27.21.14.52066", "a.b.c.d", "27..14.5206"}) {
     EXPECT_FALSE(nvidia_driver_from_windows(bad).has_value()) << bad;
   }
+}
+
+// Windows listed its display adapters and none is NVIDIA's: no GPU, with what Windows listed as
+// the evidence (or that it listed none).
+std::vector<Finding> findings_on(const nlohmann::json& adapters) {
+  const sys::ReplaySystem system(testing::windows_snapshot({{"display_adapters", adapters}}));
+  const Facts facts = collect_facts(system, testing::embedded_kb());
+  const checks::CheckContext context(facts, testing::embedded_kb(), testing::messages());
+  auto findings = checks::run_checks(context);
+  EXPECT_TRUE(findings.ok());
+  return findings.ok() ? *findings : std::vector<Finding>{};
+}
+
+TEST(WindowsDisplayAdapters, NoNvidiaAdapterIsNoGpu) {
+  const auto intel = findings_on(
+      nlohmann::json::array({{{"name", "Intel(R) UHD Graphics 620"},
+                              {"provider", "Intel Corporation"},
+                              {"pnp_id", "PCI\\VEN_8086&DEV_5917&SUBSYS_00000000&REV_07"}}}));
+  ASSERT_FALSE(intel.empty());
+  EXPECT_EQ(intel[0].id, "gpu.none");
+  EXPECT_NE(intel[0].evidence.at(0).find("Intel(R) UHD Graphics 620"), std::string::npos);
+  const auto none = findings_on(nlohmann::json::array());
+  ASSERT_FALSE(none.empty());
+  EXPECT_EQ(none[0].id, "gpu.none");
+  EXPECT_EQ(none[0].evidence.at(0), testing::messages().text("gpu.none.no_display_adapter"));
+  // Without the adapters recorded (an older snapshot) nothing is known, and nothing is said.
+  const sys::ReplaySystem bare(testing::windows_snapshot());
+  const Facts facts = collect_facts(bare, testing::embedded_kb());
+  const checks::CheckContext context(facts, testing::embedded_kb(), testing::messages());
+  const auto quiet = checks::run_checks(context);
+  ASSERT_TRUE(quiet.ok());
+  for (const auto& f : *quiet)
+    EXPECT_NE(f.id, "gpu.none");
 }
 
 }  // namespace
