@@ -2,10 +2,9 @@
 
 #include <algorithm>
 #include <array>
-#include <set>
 #include <string_view>
 
-#include "core/text.hpp"
+#include "system/cpu_features.hpp"
 
 namespace gpuvet::resolve {
 
@@ -64,45 +63,34 @@ void set_layout(const sys::System& system, const ArchFacts& facts, Platform& pla
   platform.default_dirs = {"/lib", "/usr/lib"};
 }
 
-// The value of the first "key : value" line of /proc/cpuinfo with that key (the first CPU
-// speaks for all).
-std::string cpuinfo_field(const std::string& cpuinfo, std::string_view key) {
-  for (const auto& line : text::split(cpuinfo, '\n')) {
-    const size_t colon = line.find(':');
-    if (colon != std::string::npos && text::trim(line.substr(0, colon)) == key) {
-      return std::string(text::trim(line.substr(colon + 1)));
-    }
-  }
-  return "";
-}
-
-std::set<std::string, std::less<>> cpu_flags(const std::string& cpuinfo) {
-  std::set<std::string, std::less<>> flags;
-  for (const auto& flag : text::split(cpuinfo_field(cpuinfo, "flags"), ' ')) {
-    if (!flag.empty()) flags.insert(flag);
-  }
-  return flags;
-}
-
-bool has_all(const std::set<std::string, std::less<>>& flags,
-             std::initializer_list<std::string_view> wanted) {
-  return std::all_of(wanted.begin(), wanted.end(),
-                     [&flags](std::string_view f) { return flags.contains(f); });
+bool has_all(const sys::CpuFeatures& cpu, std::initializer_list<std::string_view> wanted) {
+  return std::all_of(wanted.begin(), wanted.end(), [&cpu](std::string_view f) {
+    return std::binary_search(cpu.usable.begin(), cpu.usable.end(), f);
+  });
 }
 
 // glibc-hwcaps subdirectories exist for x86-64 only among the modelled architectures (glibc
 // 2.33+, sysdeps/x86_64/dl-hwcaps-subdirs.c), and so does a $PLATFORM other than AT_PLATFORM.
-// Without /proc/cpuinfo every level is assumed and $PLATFORM stays AT_PLATFORM.
+// The features come from CPUID as the System recorded it; a snapshot older than that record has
+// only /proc/cpuinfo, whose flags a hypervisor may hide; without either every level is assumed
+// and $PLATFORM stays AT_PLATFORM.
 void set_cpu_dependent(const sys::System& system, Platform& platform) {
   if (platform.arch != "x86_64") return;
-  const auto cpuinfo = system.read_text("/proc/cpuinfo");
-  if (cpuinfo) {
-    platform.hwcaps = x86_64_levels(*cpuinfo);
-    platform.platform = x86_64_platform(*cpuinfo);
+  std::optional<sys::CpuFeatures> cpu = system.host().cpu;
+  platform.hwcaps_source = "cpuid";
+  if (!cpu) {
+    const auto cpuinfo = system.read_text("/proc/cpuinfo");
+    if (cpuinfo) cpu = sys::cpu_features_from_cpuinfo(*cpuinfo);
+    platform.hwcaps_source = "cpuinfo";
+  }
+  if (cpu) {
+    platform.hwcaps = x86_64_levels(*cpu);
+    platform.platform = x86_64_platform(*cpu);
     return;
   }
   platform.hwcaps = {"x86-64-v4", "x86-64-v3", "x86-64-v2"};
   platform.hwcaps_assumed = true;
+  platform.hwcaps_source = "assumed";
 }
 
 }  // namespace
@@ -114,28 +102,27 @@ std::optional<std::string> arch_of_machine(int machine) {
   return std::nullopt;
 }
 
-std::vector<std::string> x86_64_levels(const std::string& cpuinfo) {
-  const auto flags = cpu_flags(cpuinfo);
+std::vector<std::string> x86_64_levels(const sys::CpuFeatures& cpu) {
   std::vector<std::string> levels;
-  // x86-64 psABI micro-architecture levels, cpuinfo spelling (pni = SSE3, abm = LZCNT).
-  if (!has_all(flags, {"cx16", "lahf_lm", "popcnt", "pni", "sse4_1", "sse4_2", "ssse3"})) {
+  // x86-64 psABI micro-architecture levels as glibc tests them (dl-hwcaps-subdirs.c), in
+  // cpuinfo's spelling (pni = SSE3, abm = LZCNT).
+  if (!has_all(cpu, {"cx16", "lahf_lm", "popcnt", "pni", "sse4_1", "sse4_2", "ssse3"})) {
     return levels;
   }
   levels.push_back("x86-64-v2");
-  if (has_all(flags, {"avx", "avx2", "bmi1", "bmi2", "f16c", "fma", "abm", "movbe", "xsave"})) {
+  if (has_all(cpu, {"avx", "avx2", "bmi1", "bmi2", "f16c", "fma", "abm", "movbe", "osxsave"})) {
     levels.insert(levels.begin(), "x86-64-v3");
-    if (has_all(flags, {"avx512f", "avx512bw", "avx512cd", "avx512dq", "avx512vl"})) {
+    if (has_all(cpu, {"avx512f", "avx512bw", "avx512cd", "avx512dq", "avx512vl"})) {
       levels.insert(levels.begin(), "x86-64-v4");
     }
   }
   return levels;
 }
 
-std::string x86_64_platform(const std::string& cpuinfo) {
-  if (cpuinfo_field(cpuinfo, "vendor_id") != "GenuineIntel") return "x86_64";
-  const auto flags = cpu_flags(cpuinfo);
-  if (has_all(flags, {"avx512cd", "avx512er", "avx512pf"})) return "xeon_phi";
-  if (has_all(flags, {"avx2", "fma", "bmi1", "bmi2", "abm", "movbe", "popcnt"})) return "haswell";
+std::string x86_64_platform(const sys::CpuFeatures& cpu) {
+  if (cpu.vendor != "GenuineIntel") return "x86_64";
+  if (has_all(cpu, {"avx512cd", "avx512er", "avx512pf"})) return "xeon_phi";
+  if (has_all(cpu, {"avx2", "fma", "bmi1", "bmi2", "abm", "movbe", "popcnt"})) return "haswell";
   return "x86_64";
 }
 

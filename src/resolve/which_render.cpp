@@ -68,7 +68,8 @@ Json platform_json(const Platform& p) {
               {"platform", p.platform},
               {"default_dirs", p.default_dirs},
               {"hwcaps", p.hwcaps},
-              {"hwcaps_assumed", p.hwcaps_assumed}};
+              {"hwcaps_assumed", p.hwcaps_assumed},
+              {"hwcaps_source", p.hwcaps_source.empty() ? Json(nullptr) : Json(p.hwcaps_source)}};
 }
 
 std::string why_words(const kb::Messages& m, Source source,

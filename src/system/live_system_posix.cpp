@@ -17,6 +17,7 @@
 
 #include "core/text.hpp"
 #include "gpu/child_process.hpp"
+#include "system/cpu_features.hpp"
 #include "system/elf_reader.hpp"
 #include "system/ld_cache.hpp"
 #include "system/live_common.hpp"
@@ -92,6 +93,7 @@ class LivePosixSystem final : public System {
     std::error_code error;
     const auto cwd = std::filesystem::current_path(error);
     if (!error) h.cwd = cwd.string();
+    h.cpu = live_cpu_features();
     return h;
   }
 

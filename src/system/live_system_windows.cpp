@@ -25,6 +25,7 @@
 
 #include "core/text.hpp"
 #include "gpu/child_process.hpp"
+#include "system/cpu_features.hpp"
 #include "system/elf_reader.hpp"
 #include "system/live_common.hpp"
 #include "system/system.hpp"
@@ -488,6 +489,7 @@ class LiveWindowsSystem final : public System {
     // A Remote Desktop session has no access to the local GPU for some drivers and APIs.
     h.remote_session = GetSystemMetrics(SM_REMOTESESSION) != 0;
     h.cwd = current_directory();
+    h.cpu = live_cpu_features();
     return h;
   }
 

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
@@ -43,6 +44,7 @@ json to_json(const HostInfo& h) {
   put(j, "arch", h.arch);
   put(j, "cwd", h.cwd);
   j["container"] = h.container ? json(*h.container) : json(nullptr);
+  if (h.cpu) j["cpu"] = {{"vendor", h.cpu->vendor}, {"usable", h.cpu->usable}};
   return j;
 }
 
@@ -235,6 +237,13 @@ HostInfo host_from(const json& j, const std::string& where) {
   h.container = opt_string(j, "container", where);
   h.remote_session = opt_bool(j, "remote_session", where);
   h.cwd = opt_string(j, "cwd", where);
+  if (const json* cpu = member(j, "cpu")) {
+    const std::string here = child(where, "cpu");
+    expect_object(*cpu, here);
+    h.cpu = CpuFeatures{opt_string(*cpu, "vendor", here).value_or(""),
+                        string_list(*cpu, "usable", here)};
+    std::sort(h.cpu->usable.begin(), h.cpu->usable.end());
+  }
   return h;
 }
 

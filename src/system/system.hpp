@@ -60,6 +60,13 @@ struct PeVersion {
 using RegistryValue = std::variant<std::string, std::int64_t>;
 using RegistryValues = std::map<std::string, RegistryValue>;
 
+// What the processor lets user space run (system/cpu_features.hpp): x86 CPUID features.
+struct CpuFeatures {
+  std::string vendor;               // CPUID's vendor string: "GenuineIntel", "AuthenticAMD"
+  std::vector<std::string> usable;  // sorted; /proc/cpuinfo's spelling ("avx2", "pni", "abm")
+  bool operator==(const CpuFeatures&) const = default;
+};
+
 // What the operating system says about itself through its APIs (uname, RtlGetVersion, ...).
 struct HostInfo {
   std::string os;  // "linux" | "windows"
@@ -72,6 +79,9 @@ struct HostInfo {
   bool remote_session = false;
   // The working directory gpuvet ran in: a `.venv` or `.python-version` there applies.
   std::optional<std::string> cwd;
+  // x86 only: the CPU features as CPUID and XGETBV report them (nullopt elsewhere, and in
+  // snapshots older than this field).
+  std::optional<CpuFeatures> cpu;
   bool operator==(const HostInfo&) const = default;
 };
 

@@ -19,7 +19,7 @@ json full_document() {
     "taken_at": "2026-11-30T04:00:00Z",
     "host": {"os": "windows", "os_name": "Windows 10 Pro", "os_version": "10.0.18363",
              "os_release": "1909", "arch": "x86_64", "wsl": false, "container": null,
-             "remote_session": true},
+             "remote_session": true, "cpu": {"vendor": "GenuineIntel", "usable": ["sse2", "avx"]}},
     "env": {"PATH": "C:\\Windows\\system32", "CUDA_PATH": "C:\\CUDA\\v10.1"},
     "files": {
       "C:/CUDA/v10.1/version.txt": {"text": "CUDA Version 10.1.243\n"},
@@ -54,6 +54,9 @@ TEST(Snapshot, ReadsEverySectionOfTheContract) {
   EXPECT_EQ(s->host.os, "windows");
   EXPECT_EQ(s->host.os_release, "1909");
   EXPECT_TRUE(s->host.remote_session);
+  ASSERT_TRUE(s->host.cpu);
+  EXPECT_EQ(s->host.cpu->vendor, "GenuineIntel");
+  EXPECT_EQ(s->host.cpu->usable, (std::vector<std::string>{"avx", "sse2"}));  // sorted
   EXPECT_EQ(s->env.at("CUDA_PATH"), "C:\\CUDA\\v10.1");
   EXPECT_EQ(s->files.at("C:/CUDA/v10.1/bin/cudart64_101.dll").size, 435200u);
   EXPECT_EQ(s->files.at("C:/Windows/System32/cudnn64_7.dll").pe->file_version, "6.14.11.10000");

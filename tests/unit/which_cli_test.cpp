@@ -119,6 +119,21 @@ TEST(WhichCli, LiveMachine) {
   EXPECT_NE(none.out.find("nothing would load"), std::string::npos) << none.out;
 }
 
+// A snapshot of this machine resolves with this machine's CPU: the hwcaps levels and $PLATFORM
+// come from the CPUID features it recorded, not from a re-reading of /proc/cpuinfo.
+TEST(WhichCli, ReplayedPlatformIsTheLiveOne) {
+  testing::TempDir dir;
+  const std::string snapshot = dir.path() + "/this.json";
+  ASSERT_EQ(gpuvet("snapshot -o " + snapshot).status, 0);
+  const auto live = nlohmann::json::parse(gpuvet("which --json libc.so.6").out);
+  const auto replay =
+      nlohmann::json::parse(gpuvet("which --json --snapshot " + snapshot + " libc.so.6").out);
+  EXPECT_EQ(replay["platform"], live["platform"]);
+  if (live["platform"]["arch"] == "x86_64") {
+    EXPECT_EQ(live["platform"]["hwcaps_source"], "cpuid");
+  }
+}
+
 // The seed's `where cudnn64_7.dll` on a Windows snapshot: System32's stray copy wins over PATH.
 TEST(WhichCli, WindowsSnapshotSearchesLikeLoadLibrary) {
   testing::TempDir dir;

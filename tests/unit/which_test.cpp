@@ -9,6 +9,7 @@
 
 #include "resolve/platform.hpp"
 #include "resolve/search_list.hpp"
+#include "system/cpu_features.hpp"
 #include "system/replay_system.hpp"
 #include "test_support.hpp"
 
@@ -76,31 +77,65 @@ TEST(VersionFromFileName, TheNumbersAfterSo) {
   EXPECT_EQ(version_from_file_name("libfoo.so."), std::nullopt);
 }
 
+// The old snapshots' way: the features as /proc/cpuinfo lists them.
+std::vector<std::string> levels_of(const std::string& cpuinfo) {
+  return x86_64_levels(sys::cpu_features_from_cpuinfo(cpuinfo).value_or(sys::CpuFeatures{}));
+}
+std::string platform_of(const std::string& cpuinfo) {
+  return x86_64_platform(sys::cpu_features_from_cpuinfo(cpuinfo).value_or(sys::CpuFeatures{}));
+}
+
 TEST(Platform, X8664LevelsFromCpuinfo) {
   const std::string v2 = "flags\t\t: fpu cx16 lahf_lm popcnt pni sse4_1 sse4_2 ssse3\n";
-  EXPECT_EQ(x86_64_levels(v2), (std::vector<std::string>{"x86-64-v2"}));
+  EXPECT_EQ(levels_of(v2), (std::vector<std::string>{"x86-64-v2"}));
   const std::string v3 =
       "flags: cx16 lahf_lm popcnt pni sse4_1 sse4_2 ssse3 avx avx2 bmi1 "
       "bmi2 f16c fma abm movbe xsave\n";
-  EXPECT_EQ(x86_64_levels(v3), (std::vector<std::string>{"x86-64-v3", "x86-64-v2"}));
+  EXPECT_EQ(levels_of(v3), (std::vector<std::string>{"x86-64-v3", "x86-64-v2"}));
   EXPECT_EQ(
-      x86_64_levels(v3.substr(0, v3.size() - 1) + " avx512f avx512bw avx512cd avx512dq avx512vl\n"),
+      levels_of(v3.substr(0, v3.size() - 1) + " avx512f avx512bw avx512cd avx512dq avx512vl\n"),
       (std::vector<std::string>{"x86-64-v4", "x86-64-v3", "x86-64-v2"}));
-  EXPECT_TRUE(x86_64_levels("flags: fpu sse2\n").empty());
-  EXPECT_TRUE(x86_64_levels("").empty());
+  EXPECT_TRUE(levels_of("flags: fpu sse2\n").empty());
+  EXPECT_TRUE(levels_of("").empty());
 }
 
 TEST(Platform, X8664PlatformFromCpuinfo) {
   const std::string haswell =
       "vendor_id\t: GenuineIntel\nflags\t: avx2 fma bmi1 bmi2 abm movbe popcnt\n";
-  EXPECT_EQ(x86_64_platform(haswell), "haswell");
-  EXPECT_EQ(
-      x86_64_platform("vendor_id: AuthenticAMD\nflags: avx2 fma bmi1 bmi2 abm movbe popcnt\n"),
-      "x86_64");
-  EXPECT_EQ(x86_64_platform("vendor_id: GenuineIntel\nflags: avx2 fma\n"), "x86_64");
-  EXPECT_EQ(x86_64_platform("vendor_id: GenuineIntel\nflags: avx512cd avx512er avx512pf avx2\n"),
+  EXPECT_EQ(platform_of(haswell), "haswell");
+  EXPECT_EQ(platform_of("vendor_id: AuthenticAMD\nflags: avx2 fma bmi1 bmi2 abm movbe popcnt\n"),
+            "x86_64");
+  EXPECT_EQ(platform_of("vendor_id: GenuineIntel\nflags: avx2 fma\n"), "x86_64");
+  EXPECT_EQ(platform_of("vendor_id: GenuineIntel\nflags: avx512cd avx512er avx512pf avx2\n"),
             "xeon_phi");
-  EXPECT_EQ(x86_64_platform(""), "x86_64");
+  EXPECT_EQ(platform_of(""), "x86_64");
+}
+
+// The CPU features the snapshot recorded from CPUID decide, whatever /proc/cpuinfo hides: the
+// issue-15 machine, an AMD EPYC with AVX-512 whose cpuinfo lists no "abm".
+TEST(Platform, RecordedCpuidBeatsCpuinfo) {
+  const json cpuinfo = {{"text",
+                         "vendor_id: AuthenticAMD\nflags: cx16 lahf_lm popcnt pni sse4_1 sse4_2 "
+                         "ssse3 avx avx2 bmi1 bmi2 f16c fma movbe xsave avx512f avx512bw "
+                         "avx512cd avx512dq avx512vl\n"}};
+  const std::vector<std::string> usable = {
+      "abm",      "avx",     "avx2", "avx512bw", "avx512cd", "avx512dq", "avx512f",
+      "avx512vl", "bmi1",    "bmi2", "cx16",     "f16c",     "fma",      "lahf_lm",
+      "movbe",    "osxsave", "pni",  "popcnt",   "sse4_1",   "sse4_2",   "ssse3"};
+  const sys::ReplaySystem recorded(testing::linux_snapshot(
+      {{"host", {{"arch", "x86_64"}, {"cpu", {{"vendor", "AuthenticAMD"}, {"usable", usable}}}}},
+       {"files", {{"/proc/cpuinfo", cpuinfo}}}}));
+  const Platform p = detect_platform(recorded);
+  EXPECT_EQ(p.hwcaps, (std::vector<std::string>{"x86-64-v4", "x86-64-v3", "x86-64-v2"}));
+  EXPECT_EQ(p.hwcaps_source, "cpuid");
+  EXPECT_FALSE(p.hwcaps_assumed);
+
+  // The same machine in a snapshot older than the record: cpuinfo is all there is.
+  const sys::ReplaySystem old(testing::linux_snapshot(
+      {{"host", {{"arch", "x86_64"}}}, {"files", {{"/proc/cpuinfo", cpuinfo}}}}));
+  const Platform q = detect_platform(old);
+  EXPECT_EQ(q.hwcaps, (std::vector<std::string>{"x86-64-v2"}));
+  EXPECT_EQ(q.hwcaps_source, "cpuinfo");
 }
 
 TEST(Platform, DebianAndRpmLayouts) {
