@@ -1,9 +1,15 @@
+// The child runs in a process group of its own, so that a deadline kills it together with
+// whatever it started, and (on Linux) it dies with gpuvet: PR_SET_PDEATHSIG survives execve, so
+// a `__native-query` stuck in a driver call or an `nvcc --version` is killed when gpuvet is,
+// even by SIGKILL, instead of living on under init.
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
-#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#if defined(__linux__)
+#include <sys/prctl.h>
+#endif
 
 #include <cerrno>
 #include <cstring>
@@ -61,25 +67,52 @@ std::string signal_name(int signal) {
   }
 }
 
-// Waits for the child until the deadline; kills it when the deadline passes.
+// How long a killed child may take to go: one stuck inside a kernel driver may not go at all,
+// and the parent must still come back.
+constexpr auto kKillWait = std::chrono::milliseconds(2000);
+
+// Kills the child's process group (the child and whatever it started) while the child is not yet
+// reaped, so that its pid, which names the group, cannot have been reused.
+void kill_group(pid_t pid) {
+  kill(-pid, SIGKILL);
+}
+
+// Reaps a killed child, waiting at most kKillWait.
+void reap_killed(pid_t pid, int& status) {
+  const auto give_up = Clock::now() + kKillWait;
+  while (waitpid(pid, &status, WNOHANG) == 0 && Clock::now() < give_up)
+    usleep(2000);
+}
+
+// True once the child has ended; it stays unreaped (WNOWAIT) so that its group can be killed.
+bool has_ended(pid_t pid) {
+  siginfo_t info{};
+  info.si_pid = 0;
+  while (waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT) != 0) {
+    if (errno != EINTR) return true;
+  }
+  return info.si_pid == pid;
+}
+
+// Waits for the child until the deadline; kills its group when the deadline passes. After a
+// normal end too, what the child left running in its group goes.
 ChildOutcome reap(pid_t pid, Clock::time_point deadline, bool output_done) {
   ChildOutcome outcome;
   int status = 0;
-  while (true) {
-    const pid_t done = waitpid(pid, &status, WNOHANG);
-    if (done == pid) break;
-    if (done < 0 && errno != EINTR) {
-      outcome.kind = ChildOutcome::Kind::failed_to_start;
-      outcome.detail = std::strerror(errno);
-      return outcome;
-    }
+  while (!has_ended(pid)) {
     if (!output_done || Clock::now() >= deadline) {
-      kill(pid, SIGKILL);
-      waitpid(pid, &status, 0);
+      kill_group(pid);
+      reap_killed(pid, status);
       outcome.kind = ChildOutcome::Kind::timed_out;
       return outcome;
     }
     usleep(2000);
+  }
+  kill_group(pid);
+  if (waitpid(pid, &status, 0) != pid) {
+    outcome.kind = ChildOutcome::Kind::failed_to_start;
+    outcome.detail = std::strerror(errno);
+    return outcome;
   }
   if (WIFSIGNALED(status)) {
     outcome.kind = ChildOutcome::Kind::signalled;
@@ -92,42 +125,93 @@ ChildOutcome reap(pid_t pid, Clock::time_point deadline, bool output_done) {
   return outcome;
 }
 
+// Between fork and exec only async-signal-safe calls: set up the descriptors, leave gpuvet's
+// process group, ask to die with the parent, make sure the parent has not died already (it may
+// have before the request), then exec. A failure writes errno to `report` and exits.
+[[noreturn]] void become_child(const char* executable, char* const* argv, int out, int report,
+                               pid_t parent) {
+  const int null_in = open("/dev/null", O_RDONLY);
+  const int null_out = open("/dev/null", O_WRONLY);
+  int error = 0;
+  if (null_in < 0 || null_out < 0 || dup2(null_in, STDIN_FILENO) < 0 ||
+      dup2(out, STDOUT_FILENO) < 0 || dup2(null_out, STDERR_FILENO) < 0 || setpgid(0, 0) != 0) {
+    error = errno;
+  }
+#if defined(__linux__)
+  if (error == 0 && prctl(PR_SET_PDEATHSIG, SIGKILL) != 0) error = errno;
+#endif
+  if (error == 0 && getppid() != parent) _exit(127);
+  if (error == 0) {
+    execve(executable, argv, environ);
+    error = errno;
+  }
+  while (write(report, &error, sizeof error) < 0 && errno == EINTR) {
+  }
+  _exit(127);
+}
+
+// What the exec-failure pipe says: 0 when the child reached execve (the pipe closed on exec).
+int exec_error(int report) {
+  int error = 0;
+  ssize_t n = 0;
+  do {
+    n = read(report, &error, sizeof error);
+  } while (n < 0 && errno == EINTR);
+  return n == static_cast<ssize_t>(sizeof error) ? error : 0;
+}
+
 }  // namespace
 
 ChildOutcome run_child(const std::string& executable, const std::vector<std::string>& arguments,
                        std::chrono::milliseconds timeout, size_t max_output) {
   ChildOutcome failed;
-  int pipe_fds[2];
-  if (pipe2(pipe_fds, O_CLOEXEC) != 0) {
+  int out[2];
+  int report[2];
+  if (pipe2(out, O_CLOEXEC) != 0) {
     failed.detail = std::strerror(errno);
     return failed;
   }
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_adddup2(&actions, pipe_fds[1], STDOUT_FILENO);
-  posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
-  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
-
+  if (pipe2(report, O_CLOEXEC) != 0) {
+    failed.detail = std::strerror(errno);
+    close(out[0]);
+    close(out[1]);
+    return failed;
+  }
+  // Everything the child needs is built before fork: it may not allocate.
   std::vector<char*> argv;
   argv.push_back(const_cast<char*>(executable.c_str()));
   for (const auto& a : arguments)
     argv.push_back(const_cast<char*>(a.c_str()));
   argv.push_back(nullptr);
+  const pid_t parent = getpid();
 
-  pid_t pid = 0;
-  const int spawned =
-      posix_spawn(&pid, executable.c_str(), &actions, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  close(pipe_fds[1]);
-  if (spawned != 0) {
-    close(pipe_fds[0]);
-    failed.detail = std::strerror(spawned);
+  const pid_t pid = fork();
+  if (pid == 0) become_child(executable.c_str(), argv.data(), out[1], report[1], parent);
+  const int fork_error = errno;
+  close(out[1]);
+  close(report[1]);
+  if (pid < 0) {
+    close(out[0]);
+    close(report[0]);
+    failed.detail = std::strerror(fork_error);
+    return failed;
+  }
+  // Also from this side, so that a kill of the group at a deadline cannot miss a child that has
+  // not run its own setpgid yet (EACCES once it has exec'd: then it did).
+  setpgid(pid, pid);
+  const int error = exec_error(report[0]);
+  close(report[0]);
+  if (error != 0) {
+    close(out[0]);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    failed.detail = std::strerror(error);
     return failed;
   }
   const auto deadline = Clock::now() + timeout;
   std::string output;
-  const bool output_done = drain(pipe_fds[0], output, max_output, deadline);
-  close(pipe_fds[0]);
+  const bool output_done = drain(out[0], output, max_output, deadline);
+  close(out[0]);
   ChildOutcome outcome = reap(pid, deadline, output_done);
   outcome.output = std::move(output);
   return outcome;
