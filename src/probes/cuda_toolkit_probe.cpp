@@ -186,11 +186,14 @@ struct Inspector {
     return out;
   }
 
-  // The pip wheels' dist-info directories that assembled this toolkit, if any.
-  std::optional<std::string> wheel_version(const std::string& root) const {
+  // The pip wheels' dist-info directories that assembled this toolkit, if any: the most telling
+  // of kToolkitWheels, or the one wheel named.
+  std::optional<std::string> wheel_version(const std::string& root,
+                                           std::string_view only = {}) const {
     const auto entries = system.list_dir(paths::join(root, "dist-info"));
     if (!entries) return std::nullopt;
     for (const auto wheel : kToolkitWheels) {
+      if (!only.empty() && wheel != only) continue;
       for (const auto& entry : *entries) {
         if (auto version = dist_info_version(entry.name, wheel)) return version;
       }
@@ -203,29 +206,55 @@ struct Inspector {
     std::string source;
   };
 
-  std::optional<Version> version(const std::string& root,
-                                 const std::optional<std::string>& wheel) const {
-    // version.json (CUDA 11.1 and later): {"cuda": {"name": ..., "version": "12.2.2"}, ...}
+  // What a toolkit's own files say of its versions, read once: the toolkit's, and its compiler's
+  // (nvcc and ptxas ship in one component, cuda_nvcc, and print its version).
+  struct FileVersions {
+    std::optional<Version> toolkit;
+    std::optional<std::string> compiler;
+  };
+
+  FileVersions file_versions(const std::string& root,
+                             const std::optional<std::string>& wheel) const {
+    FileVersions out;
+    // version.json (CUDA 11.1 and later): {"cuda": {"name": ..., "version": "12.2.2"},
+    // "cuda_nvcc": {"name": "CUDA NVCC", "version": "12.2.140"}, ...}
     if (const auto text = system.read_text(paths::join(root, "version.json"))) {
       const auto doc = nlohmann::json::parse(*text, nullptr, false);
-      if (!doc.is_discarded() && doc.is_object() && doc.contains("cuda") &&
-          doc["cuda"].is_object() && doc["cuda"].contains("version") &&
-          doc["cuda"]["version"].is_string()) {
-        return Version{doc["cuda"]["version"].get<std::string>(), "version.json"};
+      if (!doc.is_discarded() && doc.is_object()) {
+        const auto component = [&doc](const char* name) -> std::optional<std::string> {
+          const auto it = doc.find(name);
+          if (it == doc.end() || !it->is_object()) return std::nullopt;
+          const auto v = it->find("version");
+          if (v == it->end() || !v->is_string()) return std::nullopt;
+          return v->get<std::string>();
+        };
+        if (auto v = component("cuda")) out.toolkit = Version{*v, "version.json"};
+        out.compiler = component("cuda_nvcc");
       }
     }
-    // version.txt (up to 11.0, and Debian's /usr/lib/cuda): "CUDA Version 10.1.243".
-    if (const auto text = system.read_text(paths::join(root, "version.txt"))) {
-      for (const auto& raw : text::split(*text, '\n')) {
-        const std::string_view line = text::trim(raw);
-        constexpr std::string_view kPrefix = "CUDA Version ";
-        if (!line.starts_with(kPrefix)) continue;
-        const std::string_view rest = text::trim(line.substr(kPrefix.size()));
-        const std::string value(rest.substr(0, rest.find_first_of(" \t")));
-        if (!value.empty()) return Version{value, "version.txt"};
-      }
+    if (!out.toolkit) out.toolkit = version_txt(root);
+    if (!out.toolkit && wheel) out.toolkit = Version{*wheel, "dist-info"};
+    if (!out.compiler) out.compiler = wheel_version(root, "nvidia_cuda_nvcc");
+    return out;
+  }
+
+  // version.txt (up to 11.0, and Debian's /usr/lib/cuda): "CUDA Version 10.1.243".
+  std::optional<Version> version_txt(const std::string& root) const {
+    const auto text = system.read_text(paths::join(root, "version.txt"));
+    if (!text) return std::nullopt;
+    for (const auto& raw : text::split(*text, '\n')) {
+      const std::string_view line = text::trim(raw);
+      constexpr std::string_view kPrefix = "CUDA Version ";
+      if (!line.starts_with(kPrefix)) continue;
+      const std::string_view rest = text::trim(line.substr(kPrefix.size()));
+      const std::string value(rest.substr(0, rest.find_first_of(" \t")));
+      if (!value.empty()) return Version{value, "version.txt"};
     }
-    if (wheel) return Version{*wheel, "dist-info"};
+    return std::nullopt;
+  }
+
+  // Without a version file: the compiler's word, then cuda.h's major.minor.
+  std::optional<Version> version_without_files(const std::string& root) const {
     if (auto compiler = tool_version(paths::join(root, windows ? "bin/nvcc.exe" : "bin/nvcc"))) {
       return Version{*compiler, "nvcc"};
     }
@@ -261,7 +290,7 @@ struct Inspector {
     fact.root = root;
     const auto bins = bin_dirs(root);
     const auto wheel = wheel_version(root);
-    const auto found = version(root, wheel);
+    const FileVersions files = file_versions(root, wheel);
     fact.libraries = libraries(lib_dirs(root));
     bool nvcc = false;
     for (const auto& bin : bins) {
@@ -275,18 +304,27 @@ struct Inspector {
     // A directory is a toolkit only with a toolkit's marks: a bin/nvcc alone may be a wrapper
     // script (/usr/local/bin/nvcc running /usr/local/cuda-13.0/bin/nvcc) in a plain prefix.
     // A package's toolkit directory with its nvcc (Debian's /usr/lib/cuda + /usr/bin/nvcc) is one.
-    // nvcc --version names a compiler's version, not a toolkit: it does not mark one.
-    const bool marked = (found && found->source != "nvcc") || wheel || has_cuda_h;
+    // nvcc --version names a compiler's version, not a toolkit: it does not mark one, and is
+    // asked only of a directory already marked.
+    const bool marked = files.toolkit || wheel || has_cuda_h;
     if (!marked && !(nvcc && (has_cudart || alias_of(root)))) return std::nullopt;
+    const auto found = files.toolkit ? files.toolkit : version_without_files(root);
     if (found) {
       fact.version = found->value;
       fact.version_source = found->source;
     }
     fact.on_path = fact.on_path || candidate.from_path;
     fact.libdevice = is_file(paths::join(root, "nvvm/libdevice/libdevice.10.bc"));
+    // The toolkit's own ptxas prints its cuda_nvcc component's version; another bin (a
+    // distribution's /usr/bin) is asked.
+    const std::string own_bin = sys::real_path(system, paths::join(root, "bin"));
     for (const auto& bin : bins) {
-      if (!fact.ptxas_version) {
-        fact.ptxas_version = tool_version(paths::join(bin, windows ? "ptxas.exe" : "ptxas"));
+      if (fact.ptxas_version) break;
+      const std::string ptxas = paths::join(bin, windows ? "ptxas.exe" : "ptxas");
+      if (bin == own_bin && files.compiler && is_file(ptxas)) {
+        fact.ptxas_version = files.compiler;
+      } else {
+        fact.ptxas_version = tool_version(ptxas);
       }
     }
     fact.source = candidate.source;

@@ -8,6 +8,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "gpu/child_process.hpp"
@@ -41,6 +42,31 @@ class NativeAnswerCache {
   mutable std::mutex loads_mutex_;
   mutable std::map<std::string, LoadAnswer> loads_;
 };
+
+// The answers of file_info and list_dir, kept for the run: probes only read, so a path's
+// answer does not change while gpuvet runs, and resolving real paths and finding libraries ask
+// for the same paths (/usr, /usr/lib, a toolkit's lib) hundreds of times. Thread-safe.
+template <typename Answer>
+class PathAnswerCache {
+ public:
+  template <typename Ask>
+  Answer get(const std::string& path, Ask&& ask) const {
+    {
+      std::lock_guard lock(mutex_);
+      const auto it = answers_.find(path);
+      if (it != answers_.end()) return it->second;
+    }
+    Answer answer = ask();
+    std::lock_guard lock(mutex_);
+    return answers_.emplace(path, std::move(answer)).first->second;
+  }
+
+ private:
+  mutable std::mutex mutex_;
+  mutable std::unordered_map<std::string, Answer> answers_;
+};
+using FileInfoCache = PathAnswerCache<std::optional<FileInfo>>;
+using DirListingCache = PathAnswerCache<std::optional<std::vector<DirEntry>>>;
 
 // What a child run for a version query tells a probe: the exit code and output, or why there is
 // none (it could not start, crashed, or hung).

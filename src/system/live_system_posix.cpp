@@ -115,6 +115,10 @@ class LivePosixSystem final : public System {
   }
 
   std::optional<FileInfo> file_info(const std::string& path) const override {
+    return file_info_cache_.get(path, [&path] { return ask_file_info(path); });
+  }
+
+  static std::optional<FileInfo> ask_file_info(const std::string& path) {
     struct stat link_stat {};
     if (lstat(path.c_str(), &link_stat) != 0) return std::nullopt;
     FileInfo info;
@@ -133,6 +137,10 @@ class LivePosixSystem final : public System {
   }
 
   std::optional<std::vector<DirEntry>> list_dir(const std::string& path) const override {
+    return listing_cache_.get(path, [this, &path] { return ask_list_dir(path); });
+  }
+
+  std::optional<std::vector<DirEntry>> ask_list_dir(const std::string& path) const {
     DIR* dir = opendir(path.c_str());
     if (!dir) return std::nullopt;
     std::vector<DirEntry> entries;
@@ -145,13 +153,17 @@ class LivePosixSystem final : public System {
         entries.push_back({name, d->d_type == DT_DIR ? FileKind::directory : FileKind::regular});
         continue;
       }
-      const std::string child = paths::join(path, name);
+      // A link (d_type says so) costs one stat of its target, relative to the open directory.
+      DirEntry entry{name, FileKind::other, d->d_type == DT_LNK};
       struct stat s {};
-      if (lstat(child.c_str(), &s) != 0) continue;
-      DirEntry entry{name, kind_of(s.st_mode), S_ISLNK(s.st_mode)};
+      if (d->d_type != DT_LNK) {
+        if (fstatat(dirfd(dir), d->d_name, &s, AT_SYMLINK_NOFOLLOW) != 0) continue;
+        entry.kind = kind_of(s.st_mode);
+        entry.is_link = S_ISLNK(s.st_mode);
+      }
       if (entry.is_link) {
-        struct stat target {};
-        entry.kind = stat(child.c_str(), &target) == 0 ? kind_of(target.st_mode) : FileKind::other;
+        entry.kind =
+            fstatat(dirfd(dir), d->d_name, &s, 0) == 0 ? kind_of(s.st_mode) : FileKind::other;
       }
       entries.push_back(std::move(entry));
     }
@@ -256,6 +268,8 @@ class LivePosixSystem final : public System {
 
  private:
   NativeAnswerCache native_;
+  FileInfoCache file_info_cache_;
+  DirListingCache listing_cache_;
   mutable std::once_flag ld_cache_once_;
   mutable std::optional<LdCache> ld_cache_;
   mutable std::int32_t ld_cache_flags_ = 0;

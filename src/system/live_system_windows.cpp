@@ -524,6 +524,10 @@ class LiveWindowsSystem final : public System {
   }
 
   std::optional<FileInfo> file_info(const std::string& path) const override {
+    return file_info_cache_.get(path, [&path] { return ask_file_info(path); });
+  }
+
+  static std::optional<FileInfo> ask_file_info(const std::string& path) {
     const std::wstring native = win32::native_path(path);
     WIN32_FILE_ATTRIBUTE_DATA data{};
     if (native.empty() || !GetFileAttributesExW(native.c_str(), GetFileExInfoStandard, &data)) {
@@ -549,6 +553,10 @@ class LiveWindowsSystem final : public System {
   }
 
   std::optional<std::vector<DirEntry>> list_dir(const std::string& path) const override {
+    return listing_cache_.get(path, [this, &path] { return ask_list_dir(path); });
+  }
+
+  std::optional<std::vector<DirEntry>> ask_list_dir(const std::string& path) const {
     std::wstring directory = win32::native_path(path);
     if (directory.empty()) return std::nullopt;
     if (directory.back() != L'\\') directory += L'\\';
@@ -665,6 +673,8 @@ class LiveWindowsSystem final : public System {
 
  private:
   NativeAnswerCache native_;
+  FileInfoCache file_info_cache_;
+  DirListingCache listing_cache_;
 
   // A directory with nothing in it (a drive's empty root has not even "." and ".."), or nullopt
   // when the path is missing or not a directory.
