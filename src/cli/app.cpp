@@ -19,9 +19,11 @@
 #include "explain/signatures.hpp"
 #include "gpu/native_query.hpp"
 #include "probes/probes.hpp"
+#include "probes/snapshot_privacy.hpp"
 #include "resolve/which.hpp"
 #include "system/paths.hpp"
 #include "system/recording_system.hpp"
+#include "system/redact.hpp"
 #include "system/replay_system.hpp"
 #include "system/snapshot.hpp"
 
@@ -70,6 +72,38 @@ const char* env_or_null(const char* name) {
   return value && *value ? value : nullptr;
 }
 
+// --redact-user, and the users it hides.
+bool g_redact_user = false;
+std::vector<redact::Identity> g_users;
+
+std::vector<redact::Identity> redacted_users() {
+  return g_redact_user ? g_users : std::vector<redact::Identity>{};
+}
+
+std::map<std::string, std::string> process_identity_env() {
+  std::map<std::string, std::string> env;
+  for (const char* name : {"USER", "USERNAME", "LOGNAME", "HOME", "USERPROFILE"}) {
+    if (const char* value = env_or_null(name)) env[name] = value;
+  }
+  return env;
+}
+
+// A global option: taken out before CLI11 sees the verb's options, so it works before or after
+// the verb. Not when it is the value of an option that takes text (explain --text).
+bool take_redact_user(std::vector<std::string>& args) {
+  bool found = false;
+  for (size_t i = 0; i < args.size();) {
+    if (args[i] == "--") break;
+    if (args[i] == "--redact-user" && (i == 0 || args[i - 1] != "--text")) {
+      args.erase(args.begin() + static_cast<std::ptrdiff_t>(i));
+      found = true;
+    } else {
+      ++i;
+    }
+  }
+  return found;
+}
+
 // Colour unless --no-color or NO_COLOR says no, or the terminal cannot show it.
 bool use_color(bool no_color_flag) {
   return !no_color_flag && !env_or_null("NO_COLOR") && terminal_supports_colour();
@@ -108,6 +142,7 @@ int run_check(const CheckOptions& options) {
   if (!options.snapshot.empty()) {
     auto snapshot = sys::load_snapshot_file(options.snapshot);
     if (!snapshot) return fail(snapshot.error().message);
+    redact_users_of(snapshot->env);
     system = std::make_unique<sys::ReplaySystem>(std::move(*snapshot));
   } else {
     system = sys::make_live_system(live_options());
@@ -141,7 +176,11 @@ int run_snapshot(const SnapshotOptions& options) {
   const auto live = sys::make_live_system(live_options());
   const sys::RecordingSystem recorder(*live);
   probes::collect_facts(recorder);
-  const sys::Snapshot snapshot = recorder.redacted_snapshot(utc_now_iso8601());
+  sys::Snapshot recorded = recorder.recorded();
+  recorded.taken_at = utc_now_iso8601();
+  // The recorded environment names this machine's user too (HOME of a sudo'ed run, say).
+  redact_users_of(recorded.env);
+  const sys::Snapshot snapshot = probes::private_snapshot(recorded, {redacted_users()});
   if (options.output.empty() || options.output == "-") {
     print(sys::serialize_snapshot(snapshot));
     return kExitOk;
@@ -176,6 +215,7 @@ int run_which(const WhichArgs& args) {
   if (!args.snapshot.empty()) {
     auto snapshot = sys::load_snapshot_file(args.snapshot);
     if (!snapshot) return fail(snapshot.error().message);
+    redact_users_of(snapshot->env);
     system = std::make_unique<sys::ReplaySystem>(std::move(*snapshot));
     options.elf_headers = resolve::ElfHeaders::from_snapshot;
     if (!args.from.empty()) request.from = args.from;
@@ -209,12 +249,27 @@ std::vector<std::string> with_default_verb(std::vector<std::string> args) {
 
 }  // namespace
 
+void redact_users_of(const std::map<std::string, std::string>& env) {
+  const redact::Identity id = redact::identity_of(env);
+  if (id.user.empty() && id.home.empty()) return;
+  for (const auto& known : g_users) {
+    if (known.user == id.user && known.home == id.home) return;
+  }
+  g_users.push_back(id);
+}
+
+std::string for_output(std::string_view text, bool html) {
+  const std::string redacted = html ? "&lt;redacted&gt;" : redact::kRedacted;
+  return redact::redact_user(redact::scrub_text(text, redacted), redacted_users(),
+                             html ? "&lt;user&gt;" : "<user>");
+}
+
 void print(const std::string& text) {
-  write_stdout(text);
+  write_stdout(for_output(text));
 }
 
 int fail(const std::string& message) {
-  std::fprintf(stderr, "gpuvet: %s\n", message.c_str());
+  std::fprintf(stderr, "gpuvet: %s\n", for_output(message).c_str());
   return kExitUsage;
 }
 
@@ -402,6 +457,11 @@ int run(std::vector<std::string> args) {
   CLI::App* native_cmd = app.add_subcommand(gpu::kNativeQueryVerb, "")->group("");
   native_cmd->add_option("--load", native_library);
 
+  g_redact_user = take_redact_user(args);
+  if (g_redact_user) redact_users_of(process_identity_env());
+  bool redact_user_help = false;  // the flag is taken out above; this lists it in --help
+  app.add_flag("--redact-user", redact_user_help,
+               "Replace the user name and home directory in every output (any verb)");
   args = with_default_verb(std::move(args));
   std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 parses a reversed list
   try {
@@ -441,6 +501,7 @@ int run(std::vector<std::string> args) {
     if (!explain_args.snapshot.empty()) {
       auto snapshot = sys::load_snapshot_file(explain_args.snapshot);
       if (!snapshot) return fail(snapshot.error().message);
+      redact_users_of(snapshot->env);
       system = std::make_unique<sys::ReplaySystem>(std::move(*snapshot));
     } else if (!explain_args.no_facts) {
       system = sys::make_live_system(live_options());
@@ -470,6 +531,7 @@ int run(std::vector<std::string> args) {
       if (plan_args.snapshot.empty()) return sys::make_live_system(live_options());
       auto snapshot = sys::load_snapshot_file(plan_args.snapshot);
       if (!snapshot) return snapshot.error();
+      redact_users_of(snapshot->env);
       return std::unique_ptr<sys::System>(
           std::make_unique<sys::ReplaySystem>(std::move(*snapshot)));
     };
@@ -486,9 +548,11 @@ int run(std::vector<std::string> args) {
     return run_kb(kb_args, *kb, *messages, color);
   }
   if (*native_cmd) {
-    print(std::string("@result\n") +
-          gpu::run_native_query(
-              native_library.empty() ? std::nullopt : std::optional<std::string>(native_library)));
+    // For the parent to read, not a user: past the output net, byte for byte.
+    write_stdout(std::string("@result\n") +
+                 gpu::run_native_query(native_library.empty()
+                                           ? std::nullopt
+                                           : std::optional<std::string>(native_library)));
     return kExitOk;
   }
   return run_check(check);

@@ -1,6 +1,8 @@
 #pragma once
 // The command line: verbs, options, exit statuses (CONTRACTS.md).
+#include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/result.hpp"
@@ -19,8 +21,15 @@ std::string tool_name();  // "gpuvet 0.1.0"
 
 // Standard output, flushed; and a usage error as one "gpuvet: ..." line on standard error,
 // returning kExitUsage.
+// Both pass every text through the output net (for_output).
 void print(const std::string& text);
 int fail(const std::string& message);
+
+// Every output passes here: the pattern net (redact::scrub_text), and with --redact-user the
+// user's name and home replaced. `html`: the markers are written as HTML text (&lt;redacted&gt;).
+std::string for_output(std::string_view text, bool html = false);
+// The users --redact-user hides: the one running gpuvet, and the one of each snapshot read.
+void redact_users_of(const std::map<std::string, std::string>& env);
 
 // Probes -> Facts -> checks -> Findings, as one Report.
 Result<report::Report> diagnose(const sys::System& system, const kb::Kb& kb,

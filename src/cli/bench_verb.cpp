@@ -93,7 +93,8 @@ int run_bench(const BenchArgs& args, const kb::Kb& kb, const kb::Messages& messa
   const bool passed = args.verify ? bench::verify_passed(*report) : !report->failure;
   if (!args.html.empty()) {
     std::ofstream out(paths::to_fs(args.html), std::ios::binary | std::ios::trunc);
-    out << report::render_bench_html(*report, args.verify ? "gpuvet verify" : "gpuvet bench");
+    out << for_output(
+        report::render_bench_html(*report, args.verify ? "gpuvet verify" : "gpuvet bench"), true);
     out.close();
     if (!out) return fail(fmt::format("cannot write {}", args.html));
   }

@@ -119,6 +119,22 @@ std::optional<std::string> conda_channel(std::string_view head) {
   const size_t close = head.find('"', open + 1);
   if (close == std::string_view::npos) return std::nullopt;
   std::string channel(head.substr(open + 1, close - open - 1));
+  // A private channel's URL carries credentials: "https://user:password@host/..." or anaconda.org's
+  // "https://conda.anaconda.org/t/<token>/channel". The channel's name is what is left.
+  if (const size_t scheme = channel.find("://"); scheme != std::string::npos) {
+    const size_t authority = scheme + 3;
+    const size_t path = std::min(channel.find('/', authority), channel.size());
+    const size_t at = channel.rfind('@', path);
+    if (at != std::string::npos && at >= authority) channel.erase(authority, at + 1 - authority);
+  }
+  if (const size_t t = channel.find("/t/"); t != std::string::npos) {
+    const size_t token_end = channel.find('/', t + 3);
+    channel.erase(t, token_end == std::string::npos ? std::string::npos : token_end - t);
+  }
+  if (channel.starts_with("t/")) {
+    const size_t token_end = channel.find('/', 2);
+    channel.erase(0, token_end == std::string::npos ? std::string::npos : token_end + 1);
+  }
   for (const std::string_view prefix : {"https://conda.anaconda.org/", "http://conda.anaconda.org/",
                                         "https://repo.anaconda.com/"}) {
     if (channel.starts_with(prefix)) channel = channel.substr(prefix.size());
