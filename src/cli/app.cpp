@@ -319,7 +319,8 @@ int run(std::vector<std::string> args) {
       "gpuvet checks every layer of a GPU deep-learning stack: hardware, driver, CUDA, "
       "cuDNN, Python environments and frameworks.",
       "gpuvet"};
-  app.set_version_flag("--version", version_text());
+  // Asked only when --version is given: no child process pays for it.
+  app.set_version_flag("--version", std::function<std::string()>(version_text));
   // One syntax everywhere: CLI11 would take "/path" for a "/option" on Windows.
   app.allow_windows_style_options(false);
   app.require_subcommand(0, 1);

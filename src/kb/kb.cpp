@@ -39,9 +39,29 @@ Result<Kb> Kb::from_files(const std::map<std::string, std::string>& files) {
     const std::string name = path.substr(0, path.size() - 4);
     auto table = parse_csv(contents, "data/" + path);
     if (!table) return table.error();
-    kb.tables_.emplace(name, std::move(*table));
+    kb.tables_.emplace(name, parsed_entry(std::move(*table)));
   }
   return kb;
+}
+
+std::shared_ptr<Kb::Entry> Kb::parsed_entry(Table table) {
+  auto entry = std::make_shared<Entry>();
+  std::call_once(entry->parsed, [&] { entry->table.emplace(std::move(table)); });
+  return entry;
+}
+
+const Result<Table>& Kb::parse(Entry& entry) const {
+  std::call_once(entry.parsed,
+                 [&entry] { entry.table.emplace(parse_csv(entry.text, entry.where)); });
+  return *entry.table;
+}
+
+Result<bool> Kb::parse_all() const {
+  for (const auto& [name, entry] : tables_) {
+    const auto& table = parse(*entry);
+    if (!table) return table.error();
+  }
+  return true;
 }
 
 Result<Kb> Kb::overlaid_with(const std::string& directory) const {
@@ -68,7 +88,8 @@ Result<Kb> Kb::overlaid_with(const std::string& directory) const {
     }
     auto table = parse_csv(*contents, file);
     if (!table) return table.error();
-    kb.tables_.insert_or_assign(relative.substr(0, relative.size() - 4), std::move(*table));
+    kb.tables_.insert_or_assign(relative.substr(0, relative.size() - 4),
+                                parsed_entry(std::move(*table)));
     found = true;
   }
   if (ec) return make_error(fmt::format("{}: {}", directory, ec.message()));
@@ -78,10 +99,25 @@ Result<Kb> Kb::overlaid_with(const std::string& directory) const {
 }
 
 Result<Kb> Kb::embedded() {
-  std::map<std::string, std::string> files;
-  for (const auto& file : embedded_files())
-    files.emplace(file.path, file.bytes);
-  return from_files(files);
+  // Built once per process; copies share the entries, so a table is parsed at most once.
+  static const Result<Kb> base = []() -> Result<Kb> {
+    Kb kb;
+    for (const auto& file : embedded_files()) {
+      if (file.path == "VERSION") {
+        auto version = version_of(std::string(file.bytes), "data/VERSION");
+        if (!version) return version.error();
+        kb.version_ = *version;
+        continue;
+      }
+      if (!file.path.ends_with(".csv")) continue;
+      auto entry = std::make_shared<Entry>();
+      entry->text = file.bytes;
+      entry->where = "data/" + std::string(file.path);
+      kb.tables_.emplace(std::string(file.path.substr(0, file.path.size() - 4)), std::move(entry));
+    }
+    return kb;
+  }();
+  return base;
 }
 
 Result<const Table*> Kb::table(const std::string& name) const {
@@ -89,7 +125,9 @@ Result<const Table*> Kb::table(const std::string& name) const {
   if (it == tables_.end()) {
     return make_error(fmt::format("knowledge base has no table data/{}.csv", name));
   }
-  return &it->second;
+  const auto& table = parse(*it->second);
+  if (!table) return table.error();
+  return &*table;
 }
 
 std::vector<std::string> Kb::table_names() const {

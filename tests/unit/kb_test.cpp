@@ -96,6 +96,9 @@ TEST(KbFromFiles, BrokenTableIsAnErrorNamingFileAndLine) {
 TEST(KbEmbedded, Loads) {
   auto kb = Kb::embedded();
   ASSERT_TRUE(kb.ok()) << kb.error().message;
+  // Embedded tables are parsed when first asked for: every one of them must parse.
+  const auto parsed = kb->parse_all();
+  EXPECT_TRUE(parsed.ok()) << parsed.error().message;
   const auto names = kb->table_names();
   for (const char* expected : {"taxonomy", "tf_log_levels", "messages/en", "messages/zh-CN"}) {
     EXPECT_NE(std::find(names.begin(), names.end(), expected), names.end())
