@@ -437,6 +437,28 @@ TEST(CliPlan, WriteDirectoryGetsTheEnvironmentFiles) {
   EXPECT_NE(run.out.find("requirements.txt"), std::string::npos) << run.out;
 }
 
+TEST(CliPlan, WriteRefusesFilesAlreadyThereAndFollowsNoLink) {
+  testing::TempDir dir;
+  const std::string env = dir.path() + "/env";
+  const std::string outside = dir.file("outside.txt", "precious\n");
+  std::filesystem::create_directories(env);
+  std::filesystem::create_symlink(outside, env + "/requirements.txt");
+  std::filesystem::create_symlink(dir.path() + "/dangling-target", env + "/environment.yml");
+  const std::string plan =
+      "plan torch==2.1 --os linux --cc 8.6 --driver 535.104.05 --python 3.10 --write " + env;
+  const Outcome refused = gpuvet(plan);
+  EXPECT_EQ(refused.status, 2);
+  EXPECT_EQ(refused.err,
+            "gpuvet: " + env + "/requirements.txt already exists; pass --force to replace it\n");
+  EXPECT_TRUE(refused.out.empty());
+  const Outcome forced = gpuvet(plan + " --force");
+  EXPECT_EQ(forced.status, 0) << forced.err;
+  EXPECT_EQ(*paths::read_file(outside, 100), "precious\n");
+  EXPECT_FALSE(
+      std::filesystem::exists(std::filesystem::symlink_status(dir.path() + "/dangling-target")));
+  EXPECT_FALSE(std::filesystem::is_symlink(env + "/requirements.txt"));
+}
+
 TEST(CliPlan, BadRequestsAreOneLineWithExitTwo) {
   for (const char* args :
        {"plan", "plan caffe", "plan cupy --os linux", "plan tensorflow==9.9 --os linux",

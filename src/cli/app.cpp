@@ -365,6 +365,8 @@ int run(std::vector<std::string> args) {
                        "Take what is not given from a snapshot instead of this machine");
   plan_cmd->add_option("--write", plan_args.write_dir,
                        "Write environment.yml, requirements.txt and an activation script there");
+  plan_cmd->add_flag("--force", plan_args.force,
+                     "With --write: replace those files when they are already there");
   plan_cmd->add_flag("--json", plan_args.json, "JSON output (gpuvet.plan/1)");
   plan_cmd->add_option("--kb", plan_kb_dir, "Use a newer knowledge base: a copy of data/");
   plan_cmd->add_option("--lang", plan_lang, kLangHelp)->check(CLI::IsMember({"en", "zh"}));
