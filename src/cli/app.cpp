@@ -207,6 +207,21 @@ std::vector<std::string> with_default_verb(std::vector<std::string> args) {
   return args;
 }
 
+// An empty value (--gpu "") is a usage error for every option and argument that takes one, in
+// every verb: taken as given, it would read as "not given" and be silently ignored.
+void refuse_empty_values(CLI::App& app) {
+  const CLI::Validator non_empty(
+      [](const std::string& value) {
+        return value.empty() ? std::string("must not be empty") : std::string();
+      },
+      "", "NONEMPTY");
+  for (CLI::Option* option : app.get_options()) {
+    if (option->get_items_expected_max() > 0) option->check(non_empty);
+  }
+  for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; }))
+    refuse_empty_values(*sub);
+}
+
 }  // namespace
 
 void print(const std::string& text) {
@@ -404,6 +419,7 @@ int run(std::vector<std::string> args) {
   CLI::App* native_cmd = app.add_subcommand(gpu::kNativeQueryVerb, "")->group("");
   native_cmd->add_option("--load", native_library);
 
+  refuse_empty_values(app);
   args = with_default_verb(std::move(args));
   std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 parses a reversed list
   try {
