@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <nlohmann/json.hpp>
@@ -42,6 +43,19 @@ TEST(Cli, UsageErrorsAreOneLineAndExitTwo) {
     EXPECT_EQ(run.status, 2) << args;
     EXPECT_EQ(line_count(run.err), 1u) << args << ": " << run.err;
     EXPECT_EQ(run.err.rfind("gpuvet: ", 0), 0u) << run.err;
+    EXPECT_TRUE(run.out.empty()) << args;
+  }
+}
+
+TEST(Cli, EmptyOptionValuesAreUsageErrors) {
+  for (const char* args :
+       {"plan torch --gpu \"\"", "plan torch --driver \"\"", "plan \"\"", "check --snapshot \"\"",
+        "check --kb \"\"", "explain --text \"\"", "explain --no-facts \"\"", "which \"\"",
+        "kb gpu \"\"", "snapshot -o \"\""}) {
+    const Outcome run = gpuvet(args);
+    EXPECT_EQ(run.status, 2) << args;
+    EXPECT_EQ(line_count(run.err), 1u) << args << ": " << run.err;
+    EXPECT_NE(run.err.find("must not be empty"), std::string::npos) << args << ": " << run.err;
     EXPECT_TRUE(run.out.empty()) << args;
   }
 }
@@ -146,6 +160,22 @@ TEST(CliExplain, FromTextFileAndStandardInput) {
   EXPECT_EQ(run.status, 1);
 }
 
+TEST(CliExplain, CarriageReturnLineEndsAndDirectories) {
+  testing::TempDir dir;
+  const std::string log = dir.file(
+      "mac.log", "epoch 1\rImportError: libcudnn.so.8: cannot open shared object file\rdone\r");
+  const Outcome run = gpuvet("explain --no-facts --json " + log);
+  ASSERT_EQ(run.status, 0) << run.err;
+  const auto doc = nlohmann::json::parse(run.out);
+  EXPECT_EQ(doc["causes"][0]["evidence"][0]["line"], 2) << doc.dump();
+  const Outcome directory = gpuvet("explain --no-facts " + dir.path());
+  EXPECT_EQ(directory.status, 2);
+  EXPECT_EQ(directory.err, "gpuvet: " + dir.path() + ": is a directory\n");
+  const Outcome zero = gpuvet("explain --no-facts /dev/zero");
+  EXPECT_EQ(zero.status, 2);
+  EXPECT_EQ(zero.err, "gpuvet: /dev/zero: binary data, not a text log (a NUL byte at offset 0)\n");
+}
+
 TEST(CliExplain, BadInputIsOneLineWithExitTwo) {
   testing::TempDir dir;
   const std::string binary = dir.file("model.bin", std::string("PK\3\4\0\0data", 10));
@@ -203,6 +233,32 @@ TEST(Cli, BadSnapshotsAreOneLineNamingTheFileAndExitTwo) {
     EXPECT_EQ(run.status, 2) << path;
     EXPECT_EQ(line_count(run.err), 1u) << run.err;
   }
+}
+
+// Oversized and endless input is refused at a limit, fast: the time bound only guards against a
+// hang (the unit tests count the bytes inflated), generous for any machine and a Debug build.
+TEST(Cli, OversizedSnapshotsAreRefusedQuickly) {
+  testing::TempDir dir;
+  const std::string head = R"({"schema": "gpuvet.snapshot/1", "host": {"os": "linux"}, )";
+  const std::vector<std::pair<std::string, std::string>> files = {
+      {"bomb.json.gz", *gzip::compress(head + R"("x": ")" + std::string(size_t{80} << 20, 'A'))},
+      {"string.json", head + R"("env": {"PATH": ")" + std::string(size_t{50} << 20, 'A') + "\"}}"},
+      {"deep.json", std::string(100000, '[') + std::string(100000, ']')},
+      {"number.json", head + R"("x": 1e400})"},
+  };
+  for (const auto& [name, contents] : files) {
+    const std::string path = dir.file(name, contents);
+    const auto started = std::chrono::steady_clock::now();
+    const Outcome run = gpuvet("check --snapshot " + path);
+    EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(5)) << name;
+    EXPECT_EQ(run.status, 2) << name;
+    EXPECT_EQ(line_count(run.err), 1u) << name << ": " << run.err;
+    EXPECT_NE(run.err.find(name), std::string::npos) << run.err;
+    EXPECT_EQ(run.err.find("exception"), std::string::npos) << run.err;
+  }
+  const Outcome zero = gpuvet("check --snapshot /dev/zero");
+  EXPECT_EQ(zero.status, 2);
+  EXPECT_EQ(zero.err, "gpuvet: /dev/zero: binary data, not a JSON snapshot\n");
 }
 
 TEST(Cli, ExitStatusFollowsTheWorstFinding) {
@@ -435,6 +491,28 @@ TEST(CliPlan, WriteDirectoryGetsTheEnvironmentFiles) {
     EXPECT_TRUE(std::filesystem::exists(dir.path() + "/env/" + name)) << name;
   }
   EXPECT_NE(run.out.find("requirements.txt"), std::string::npos) << run.out;
+}
+
+TEST(CliPlan, WriteRefusesFilesAlreadyThereAndFollowsNoLink) {
+  testing::TempDir dir;
+  const std::string env = dir.path() + "/env";
+  const std::string outside = dir.file("outside.txt", "precious\n");
+  std::filesystem::create_directories(env);
+  std::filesystem::create_symlink(outside, env + "/requirements.txt");
+  std::filesystem::create_symlink(dir.path() + "/dangling-target", env + "/environment.yml");
+  const std::string plan =
+      "plan torch==2.1 --os linux --cc 8.6 --driver 535.104.05 --python 3.10 --write " + env;
+  const Outcome refused = gpuvet(plan);
+  EXPECT_EQ(refused.status, 2);
+  EXPECT_EQ(refused.err,
+            "gpuvet: " + env + "/requirements.txt already exists; pass --force to replace it\n");
+  EXPECT_TRUE(refused.out.empty());
+  const Outcome forced = gpuvet(plan + " --force");
+  EXPECT_EQ(forced.status, 0) << forced.err;
+  EXPECT_EQ(*paths::read_file(outside, 100), "precious\n");
+  EXPECT_FALSE(
+      std::filesystem::exists(std::filesystem::symlink_status(dir.path() + "/dangling-target")));
+  EXPECT_FALSE(std::filesystem::is_symlink(env + "/requirements.txt"));
 }
 
 TEST(CliPlan, BadRequestsAreOneLineWithExitTwo) {

@@ -247,6 +247,21 @@ std::vector<std::string> with_default_verb(std::vector<std::string> args) {
   return args;
 }
 
+// An empty value (--gpu "") is a usage error for every option and argument that takes one, in
+// every verb: taken as given, it would read as "not given" and be silently ignored.
+void refuse_empty_values(CLI::App& app) {
+  const CLI::Validator non_empty(
+      [](const std::string& value) {
+        return value.empty() ? std::string("must not be empty") : std::string();
+      },
+      "", "NONEMPTY");
+  for (CLI::Option* option : app.get_options()) {
+    if (option->get_items_expected_max() > 0) option->check(non_empty);
+  }
+  for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; }))
+    refuse_empty_values(*sub);
+}
+
 }  // namespace
 
 void redact_users_of(const std::map<std::string, std::string>& env) {
@@ -421,6 +436,8 @@ int run(std::vector<std::string> args) {
                        "Take what is not given from a snapshot instead of this machine");
   plan_cmd->add_option("--write", plan_args.write_dir,
                        "Write environment.yml, requirements.txt and an activation script there");
+  plan_cmd->add_flag("--force", plan_args.force,
+                     "With --write: replace those files when they are already there");
   plan_cmd->add_flag("--json", plan_args.json, "JSON output (gpuvet.plan/1)");
   plan_cmd->add_option("--kb", plan_kb_dir, "Use a newer knowledge base: a copy of data/");
   plan_cmd->add_option("--lang", plan_lang, kLangHelp)->check(CLI::IsMember({"en", "zh"}));
@@ -463,6 +480,7 @@ int run(std::vector<std::string> args) {
   bool redact_user_help = false;  // the flag is taken out above; this lists it in --help
   app.add_flag("--redact-user", redact_user_help,
                "Replace the user name and home directory in every output (any verb)");
+  refuse_empty_values(app);
   args = with_default_verb(std::move(args));
   std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 parses a reversed list
   try {

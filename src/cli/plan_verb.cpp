@@ -80,7 +80,7 @@ int run_plan(const PlanArgs& args, const kb::Kb& kb, const kb::Messages& message
   if (!result) return fail(result.error().message);
   std::vector<std::string> written;
   if (!args.write_dir.empty() && !result->options.empty()) {
-    auto files = plan::write_environment_files(result->options.front(), args.write_dir);
+    auto files = plan::write_environment_files(result->options.front(), args.write_dir, args.force);
     if (!files) return fail(files.error().message);
     written = std::move(*files);
   }

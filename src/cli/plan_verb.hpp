@@ -22,6 +22,7 @@ struct PlanArgs {
   std::string cuda;
   std::string snapshot;
   std::string write_dir;
+  bool force = false;  // --write may replace files already there
   bool json = false;
 };
 

@@ -1,12 +1,20 @@
 #pragma once
 // A C stdio stream on a UTF-8 path (c_file_<platform>.cpp). On Windows std::fopen reads the path
 // in the ANSI code page, which cannot spell every user's file name; this opens it as UTF-16.
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <string>
 
 namespace gpuvet {
 
-// Opens the file for binary reading; nullptr (errno set) when it cannot.
+// Opens the file for binary reading; nullptr (errno set) when it cannot. A directory is refused
+// with EISDIR (POSIX would open it and fail only at the first read).
 std::FILE* open_for_reading(const std::string& utf8_path);
+
+// What open_for_reading's errno says, for a message: "is a directory", "No such file or directory".
+inline std::string describe_open_error(int error) {
+  return error == EISDIR ? std::string("is a directory") : std::string(std::strerror(error));
+}
 
 }  // namespace gpuvet

@@ -1,4 +1,7 @@
 #include <stdio.h>
+#include <windows.h>
+
+#include <cerrno>
 
 #include "core/c_file.hpp"
 #include "system/win32_text.hpp"
@@ -6,7 +9,14 @@
 namespace gpuvet {
 
 std::FILE* open_for_reading(const std::string& utf8_path) {
-  return _wfopen(win32::widen(utf8_path).c_str(), L"rb");
+  const std::wstring wide = win32::widen(utf8_path);
+  // _wfopen fails on a directory with EACCES, which reads as a permission problem.
+  const DWORD attributes = GetFileAttributesW(wide.c_str());
+  if (attributes != INVALID_FILE_ATTRIBUTES && (attributes & FILE_ATTRIBUTE_DIRECTORY)) {
+    errno = EISDIR;
+    return nullptr;
+  }
+  return _wfopen(wide.c_str(), L"rb");
 }
 
 }  // namespace gpuvet

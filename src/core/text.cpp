@@ -55,6 +55,16 @@ bool is_digits(std::string_view s) {
          std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isdigit(c) != 0; });
 }
 
+std::string describe_size(size_t bytes) {
+  constexpr size_t kGiB = size_t{1} << 30;
+  constexpr size_t kMiB = size_t{1} << 20;
+  constexpr size_t kKiB = size_t{1} << 10;
+  if (bytes >= kGiB && bytes % kGiB == 0) return std::to_string(bytes / kGiB) + " GiB";
+  if (bytes >= kMiB && bytes % kMiB == 0) return std::to_string(bytes / kMiB) + " MiB";
+  if (bytes >= kKiB && bytes % kKiB == 0) return std::to_string(bytes / kKiB) + " KiB";
+  return std::to_string(bytes) + " bytes";
+}
+
 }  // namespace gpuvet::text
 
 namespace gpuvet::text {

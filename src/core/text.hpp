@@ -14,6 +14,8 @@ bool starts_with_icase(std::string_view s, std::string_view prefix);
 bool contains_icase(std::string_view haystack, std::string_view needle);
 // True when every byte is an ASCII digit and the string is not empty.
 bool is_digits(std::string_view s);
+// A size limit as messages name it: "4 GiB", "64 MiB", "1000 bytes".
+std::string describe_size(size_t bytes);
 
 }  // namespace gpuvet::text
 

@@ -3,11 +3,13 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <memory>
 
 #include "core/c_file.hpp"
+#include "core/text.hpp"
 
 namespace gpuvet::explain {
 
@@ -162,13 +164,59 @@ Result<bool> LogReader::feed_utf8(std::string_view bytes) {
                       std::to_string(consumed_ + at) + ")");
   }
   consumed_ += bytes.size();
+  split_lines(bytes);
+  return true;
+}
+
+void LogReader::split_lines(std::string_view bytes) {
+  if (line_end_ == LineEnd::unknown) {
+    // The first kLineEndSniffBytes decide; nearly every log decides on its first line.
+    const size_t before = line_end_head_.size();
+    const std::string_view window = bytes.substr(0, kLineEndSniffBytes - before);
+    if (std::memchr(window.data(), '\n', window.size())) {
+      line_end_ = LineEnd::lf;
+    } else if (before + bytes.size() < kLineEndSniffBytes) {
+      line_end_head_.append(bytes);
+      return;
+    } else {
+      const bool cr = line_end_head_.find('\r') != std::string::npos ||
+                      window.find('\r') != std::string_view::npos;
+      line_end_ = cr ? LineEnd::cr : LineEnd::lf;
+    }
+    if (before > 0) {
+      std::string head = std::move(line_end_head_);
+      line_end_head_.clear();
+      head.append(bytes);
+      split_lines(head);
+      return;
+    }
+  }
+  if (line_end_ == LineEnd::lf) {
+    deliver(bytes);
+    return;
+  }
+  // \r, \n and \r\n each end one line.
+  std::string lines;
+  lines.reserve(bytes.size());
+  for (const char c : bytes) {
+    if (c == '\n' && after_cr_) {
+      after_cr_ = false;
+      continue;
+    }
+    after_cr_ = c == '\r';
+    lines.push_back(after_cr_ ? '\n' : c);
+  }
+  deliver(lines);
+}
+
+void LogReader::deliver(std::string_view bytes) {
   size_t pos = 0;
   // The line left open by the previous chunk ends first.
   if (!line_.empty() || line_overflow_) {
     const size_t newline = bytes.find('\n');
     if (newline == std::string_view::npos) {
       take_line_bytes(bytes);
-      return true;
+      return;
     }
     take_line_bytes(bytes.substr(0, newline));
     end_line();
@@ -185,7 +233,6 @@ Result<bool> LogReader::feed_utf8(std::string_view bytes) {
     end_line();
     pos = newline + 1;
   }
-  return true;
 }
 
 void LogReader::decode_utf16(std::string_view bytes, std::string& out) {
@@ -258,6 +305,13 @@ Result<ReadSummary> LogReader::finish() {
     head_.clear();
     if (auto fed = feed_utf8(pending); !fed) return fed.error();
   }
+  if (line_end_ == LineEnd::unknown) {
+    // Shorter than the sniff: decide on what there is.
+    line_end_ = line_end_head_.find('\r') != std::string::npos ? LineEnd::cr : LineEnd::lf;
+    std::string head = std::move(line_end_head_);
+    line_end_head_.clear();
+    split_lines(head);
+  }
   if (!line_.empty() || line_overflow_) end_line();
   if (!summary_.had_text) return make_error("no text in it");
   return summary_;
@@ -272,24 +326,32 @@ Result<ReadSummary> read_log_text(std::string_view text, const LineSink& sink,
 }
 
 Result<ReadSummary> read_log_file(const std::string& path, const LineSink& sink,
-                                  CandidateFinder finder) {
+                                  CandidateFinder finder, std::uint64_t max_bytes) {
   const bool stdin_input = path == "-";
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(
       stdin_input ? stdin : open_for_reading(path),
       stdin_input ? [](std::FILE*) { return 0; } : &std::fclose);
   const std::string name = stdin_input ? std::string("standard input") : path;
-  if (!file) return make_error(fmt::format("{}: cannot open it", name));
+  if (!file) return make_error(fmt::format("{}: {}", name, describe_open_error(errno)));
   LogReader reader(sink);
   reader.set_candidate_finder(std::move(finder));
   std::string buffer(kReadChunkBytes, '\0');
+  std::uint64_t total = 0;
   while (true) {
     const size_t n = std::fread(buffer.data(), 1, buffer.size(), file.get());
+    total += n;
+    if (total > max_bytes) {
+      return make_error(fmt::format("{}: larger than {}; pass the part that failed (tail -c 100M)",
+                                    name, text::describe_size(max_bytes)));
+    }
     if (n > 0) {
       auto fed = reader.feed(std::string_view(buffer.data(), n));
       if (!fed) return make_error(fmt::format("{}: {}", name, fed.error().message));
     }
     if (n < buffer.size()) {
-      if (std::ferror(file.get())) return make_error(fmt::format("{}: read error", name));
+      if (std::ferror(file.get())) {
+        return make_error(fmt::format("{}: read error ({})", name, std::strerror(errno)));
+      }
       break;
     }
   }

@@ -2,6 +2,7 @@
 // Reading logs as users have them, in bounded memory: a pasted snippet or a multi-gigabyte
 // training log; UTF-8 (with or without BOM), UTF-16LE/BE with BOM (PowerShell 5's `>`), CRLF,
 // ANSI colour codes. Binary input is refused.
+#include <cstdint>
 #include <cstdio>
 #include <functional>
 #include <string>
@@ -13,6 +14,14 @@ namespace gpuvet::explain {
 
 // Longest line kept; the rest of a longer line is dropped (a progress bar redrawn with \r).
 inline constexpr size_t kMaxLineBytes = 64 * 1024;
+// Most bytes read from one input: 4 times the 1 GiB log the benchmark reads in about a second.
+// Without a limit an endless stream (a FIFO, `yes | gpuvet explain -`) would never end; a longer
+// log is refused with a hint to pass its end.
+inline constexpr std::uint64_t kMaxLogBytes = std::uint64_t{4} << 30;
+// How far a log is read for its line ending: text with \r but no \n in it uses \r alone (classic
+// Mac OS, some serial consoles); then \r, \n and \r\n all end a line. Otherwise \n ends a line
+// and a \r inside one is a progress bar's redraw.
+inline constexpr size_t kLineEndSniffBytes = 64 * 1024;
 
 // Called for every line, 1-based; returns false to stop reading.
 using LineSink = std::function<bool(size_t line_number, std::string_view line)>;
@@ -39,7 +48,10 @@ class LogReader {
 
  private:
   enum class Encoding { unknown, utf8, utf16le, utf16be };
+  enum class LineEnd { unknown, lf, cr };
   Result<bool> feed_utf8(std::string_view bytes);
+  void split_lines(std::string_view bytes);
+  void deliver(std::string_view bytes);
   Result<bool> feed_decoded(std::string_view bytes);
   void decode_utf16(std::string_view bytes, std::string& out);
   void end_line();
@@ -50,8 +62,11 @@ class LogReader {
   LineSink sink_;
   CandidateFinder finder_;
   Encoding encoding_ = Encoding::unknown;
-  std::string head_;  // the first bytes, until the encoding is known
-  std::string line_;  // the line being assembled
+  LineEnd line_end_ = LineEnd::unknown;
+  std::string line_end_head_;  // the first bytes, until the line ending is known
+  bool after_cr_ = false;      // LineEnd::cr: the last byte was \r (a \n next is part of it)
+  std::string head_;           // the first bytes, until the encoding is known
+  std::string line_;           // the line being assembled
   bool line_overflow_ = false;
   std::string utf16_carry_;  // an odd byte or half a surrogate pair between chunks
   bool stopped_ = false;
@@ -63,9 +78,11 @@ class LogReader {
 // '\r'; a carriage return inside a line keeps what follows it (the last redraw of a progress bar).
 std::string clean_line(std::string_view line);
 
-// Reads a file ("-" is standard input) through a LogReader. Errors name the file.
+// Reads a file ("-" is standard input) through a LogReader, at most max_bytes of it (an error
+// beyond). Errors name the file.
 Result<ReadSummary> read_log_file(const std::string& path, const LineSink& sink,
-                                  CandidateFinder finder = {});
+                                  CandidateFinder finder = {},
+                                  std::uint64_t max_bytes = kMaxLogBytes);
 Result<ReadSummary> read_log_text(std::string_view text, const LineSink& sink,
                                   CandidateFinder finder = {});
 

@@ -3,8 +3,8 @@
 #include <fmt/format.h>
 
 #include <filesystem>
-#include <fstream>
 
+#include "core/new_file.hpp"
 #include "plan/plan.hpp"
 #include "plan/steps.hpp"
 #include "system/paths.hpp"
@@ -67,18 +67,10 @@ std::string activate_bat(const Option& o) {
   return out;
 }
 
-Result<bool> write_file(const std::filesystem::path& path, const std::string& contents) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << contents;
-  out.close();
-  if (!out) return make_error(fmt::format("cannot write {}", paths::from_fs(path)));
-  return true;
-}
-
 }  // namespace
 
 Result<std::vector<std::string>> write_environment_files(const Option& option,
-                                                         const std::string& directory) {
+                                                         const std::string& directory, bool force) {
   const std::filesystem::path dir = paths::to_fs(directory);
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
@@ -90,11 +82,24 @@ Result<std::vector<std::string>> write_environment_files(const Option& option,
       {"environment.yml", environment_yml(option, python)},
       {windows ? "activate-gpu.bat" : "activate-gpu.sh",
        windows ? activate_bat(option) : activate_sh(option)}};
+  if (!force) {
+    for (const auto& [name, contents] : files) {
+      const auto path = dir / name;
+      // symlink_status: a link counts as there, dangling or not.
+      if (std::filesystem::symlink_status(path, ec).type() !=
+          std::filesystem::file_type::not_found) {
+        return make_error(
+            fmt::format("{} already exists; pass --force to replace it", paths::from_fs(path)));
+      }
+    }
+  }
   std::vector<std::string> written;
   for (const auto& [name, contents] : files) {
-    const auto path = dir / name;
-    if (auto ok = write_file(path, contents); !ok) return ok.error();
-    written.push_back(paths::from_fs(path));
+    const std::string path = paths::from_fs(dir / name);
+    if (auto ok = write_new_file(path, contents, force); !ok) {
+      return make_error(fmt::format("cannot write {}", ok.error().message));
+    }
+    written.push_back(path);
   }
   return written;
 }

@@ -93,7 +93,10 @@ Result<Plan> make_plan(const Request& request, const kb::Kb& kb, const kb::Messa
 Result<std::vector<Build>> known_builds(const kb::Kb& kb, const std::string& framework);
 
 // --write DIR: environment.yml, requirements.txt and an activation script for the best option.
+// A file already there (or a link, even a dangling one) is an error, before anything is written,
+// unless force; with force it is replaced, a link itself and never its target.
 Result<std::vector<std::string>> write_environment_files(const Option& option,
-                                                         const std::string& directory);
+                                                         const std::string& directory,
+                                                         bool force = false);
 
 }  // namespace gpuvet::plan

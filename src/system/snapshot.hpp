@@ -14,6 +14,22 @@ namespace gpuvet::sys {
 
 inline constexpr const char* kSnapshotSchema = "gpuvet.snapshot/1";
 
+// Limits on a snapshot document, checked while it is read, before it is parsed, so that a crafted
+// or wrong file is refused in milliseconds and bounded memory. A real snapshot is a few hundred
+// KiB (this project's own machines: 350 KiB, 10 000 values, 6 deep); each limit is far above that.
+// The document as parsed (after gzip): 64 MiB, some 200 times a real one.
+inline constexpr size_t kMaxSnapshotBytes = size_t{64} << 20;
+// The file itself: a gzip of incompressible data is 0.03 % larger than the data, never 1 MiB.
+inline constexpr size_t kMaxSnapshotFileBytes = kMaxSnapshotBytes + (size_t{1} << 20);
+// One string, decoded (an upper estimate: \uXXXX counts 3 bytes). The longest a probe writes is a
+// file's text, at most kMaxTextBytes; invalid UTF-8 in it is written as U+FFFD (3 bytes each).
+inline constexpr size_t kMaxSnapshotStringBytes = 4 * kMaxTextBytes;
+// Nesting: files -> path -> elf -> needed -> [i] is the deepest a snapshot goes.
+inline constexpr size_t kMaxSnapshotDepth = 32;
+// Values (objects, arrays, strings, numbers ...): one million, 100 times a real snapshot, keeps the
+// parsed document within a few hundred MB whatever it holds.
+inline constexpr size_t kMaxSnapshotValues = 1'000'000;
+
 // One key of the snapshot's "files" section. Fields are merged as probes learn more.
 struct FileEntry {
   bool dir = false;

@@ -1,7 +1,11 @@
 #include <fmt/format.h>
 
+#include <cerrno>
+#include <cstring>
+#include <memory>
 #include <nlohmann/json.hpp>
 
+#include "core/c_file.hpp"
 #include "core/text.hpp"
 #include "system/gzip.hpp"
 #include "system/paths.hpp"
@@ -10,36 +14,169 @@
 namespace gpuvet::sys {
 
 namespace {
-// Real snapshots are kilobytes to a few megabytes; anything far larger is not one.
-constexpr size_t kMaxSnapshotFileBytes = size_t{256} << 20;
+
+// Binary data shows in its first bytes; a JSON text never holds a NUL.
+constexpr size_t kSniffBytes = 4096;
+constexpr size_t kReadChunkBytes = 256 * 1024;
+
+// The first c at or after pos (memchr, fast in any build), or text.size().
+size_t find(std::string_view text, char c, size_t pos) {
+  if (pos >= text.size()) return text.size();
+  const void* at = std::memchr(text.data() + pos, c, text.size() - pos);
+  return at ? static_cast<size_t>(static_cast<const char*>(at) - text.data()) : text.size();
+}
 
 bool looks_binary(std::string_view bytes) {
-  const size_t n = std::min<size_t>(bytes.size(), 4096);
-  for (size_t i = 0; i < n; ++i) {
-    if (bytes[i] == '\0') return true;
-  }
-  return false;
+  const size_t n = std::min<size_t>(bytes.size(), kSniffBytes);
+  return std::memchr(bytes.data(), '\0', n) != nullptr;
 }
-}  // namespace
 
-Result<Snapshot> parse_snapshot(std::string_view bytes) {
-  std::string inflated;
-  if (gzip::looks_compressed(bytes)) {
-    auto text = gzip::decompress(bytes);
-    if (!text) return text.error();
-    inflated = std::move(*text);
-    bytes = inflated;
+// One pass over the text before nlohmann parses it, enforcing the limits of snapshot.hpp: a 50 MB
+// string or a million-deep array is refused here, in the time it takes to find its end, instead of
+// being built. Anything that is not JSON is left to the parser to describe.
+Result<bool> check_limits(std::string_view text) {
+  size_t depth = 0;
+  size_t values = 0;
+  size_t i = 0;
+  const size_t n = text.size();
+  while (i < n) {
+    const char c = text[i];
+    if (c == '"') {
+      // The string's end: the first quote that is not escaped. Its decoded size is estimated from
+      // above: an escape counts 1 byte, a \u escape 3.
+      size_t decoded = 0;
+      size_t pos = i + 1;
+      size_t quote = find(text, '"', pos);
+      while (true) {
+        const size_t backslash = find(text.substr(0, quote), '\\', pos);
+        if (backslash == quote) {
+          decoded += quote - pos;
+          pos = quote;
+          break;
+        }
+        decoded += backslash - pos;
+        const bool unicode = backslash + 1 < n && text[backslash + 1] == 'u';
+        decoded += unicode ? 3 : 1;
+        pos = std::min(n, backslash + (unicode ? 6 : 2));
+        if (pos > quote) quote = find(text, '"', pos);  // that quote was escaped
+        if (decoded > kMaxSnapshotStringBytes) break;
+      }
+      if (decoded > kMaxSnapshotStringBytes) {
+        return make_error(fmt::format("a string at byte {} is longer than {}", i,
+                                      text::describe_size(kMaxSnapshotStringBytes)));
+      }
+      if (++values > kMaxSnapshotValues) break;
+      i = pos + 1;
+      continue;
+    }
+    if (c == '[' || c == '{') {
+      if (++depth > kMaxSnapshotDepth) {
+        return make_error(fmt::format("nested more than {} deep at byte {}", kMaxSnapshotDepth, i));
+      }
+      if (++values > kMaxSnapshotValues) break;
+    } else if (c == ']' || c == '}') {
+      if (depth > 0) --depth;
+    } else if (c == ',' || c == ':') {
+      // Each separator precedes one more value (or key): a count that cannot be fooled low.
+      if (++values > kMaxSnapshotValues) break;
+    }
+    ++i;
+  }
+  if (values > kMaxSnapshotValues) {
+    return make_error(fmt::format("more than {} values", kMaxSnapshotValues));
+  }
+  return true;
+}
+
+Result<Snapshot> parse_document(std::string_view bytes) {
+  if (bytes.size() > kMaxSnapshotBytes) {
+    return make_error(
+        fmt::format("larger than {}, not a snapshot", text::describe_size(kMaxSnapshotBytes)));
   }
   if (text::trim(bytes).empty()) return make_error("empty file, not a snapshot");
   if (looks_binary(bytes)) return make_error("binary data, not a JSON snapshot");
+  if (auto within = check_limits(bytes); !within) return within.error();
   nlohmann::json document;
   try {
     document = nlohmann::json::parse(bytes);
   } catch (const nlohmann::json::parse_error& e) {
     return make_error(fmt::format("not valid JSON (byte {}{})", e.byte,
                                   e.byte >= bytes.size() ? ", the file looks truncated" : ""));
+  } catch (const nlohmann::json::out_of_range&) {
+    // 1e400: nlohmann refuses a number a double cannot hold.
+    return make_error("not valid JSON (a number out of range)");
+  } catch (const nlohmann::json::exception&) {
+    return make_error("not valid JSON");
   }
   return snapshot_from_json(document);
+}
+
+// A snapshot's bytes in any chunking, gzip or not, to the document, refusing as soon as a limit
+// is crossed: a gzip bomb stops inflating at kMaxSnapshotBytes, /dev/zero after its first chunk.
+class DocumentReader {
+ public:
+  Result<bool> feed(std::string_view bytes) {
+    raw_ += bytes.size();
+    if (raw_ > kMaxSnapshotFileBytes) return too_large();
+    if (!decided_) {
+      head_.append(bytes);
+      if (head_.size() < 2) return true;
+      decided_ = true;
+      if (gzip::looks_compressed(head_))
+        inflater_ = std::make_unique<gzip::Inflater>(kMaxSnapshotBytes);
+      const std::string head = std::move(head_);
+      return take(head);
+    }
+    return take(bytes);
+  }
+
+  Result<std::string> finish() {
+    if (!decided_) {
+      decided_ = true;
+      if (auto taken = take(head_); !taken) return taken.error();
+    }
+    if (inflater_) {
+      if (auto done = inflater_->finish(); !done) return done.error();
+    }
+    return std::move(document_);
+  }
+
+ private:
+  static Error too_large() {
+    return make_error(
+        fmt::format("larger than {}, not a snapshot", text::describe_size(kMaxSnapshotBytes)));
+  }
+
+  Result<bool> take(std::string_view bytes) {
+    if (inflater_) {
+      if (auto fed = inflater_->feed(bytes, document_); !fed) return fed.error();
+    } else {
+      if (document_.size() + bytes.size() > kMaxSnapshotBytes) return too_large();
+      document_.append(bytes);
+    }
+    if (!sniffed_ && document_.size() >= kSniffBytes) {
+      sniffed_ = true;
+      if (looks_binary(document_)) return make_error("binary data, not a JSON snapshot");
+    }
+    return true;
+  }
+
+  std::unique_ptr<gzip::Inflater> inflater_;
+  std::string head_;
+  std::string document_;
+  size_t raw_ = 0;
+  bool decided_ = false;
+  bool sniffed_ = false;
+};
+
+}  // namespace
+
+Result<Snapshot> parse_snapshot(std::string_view bytes) {
+  DocumentReader reader;
+  if (auto fed = reader.feed(bytes); !fed) return fed.error();
+  auto document = reader.finish();
+  if (!document) return document.error();
+  return parse_document(*document);
 }
 
 std::string serialize_snapshot(const Snapshot& snapshot) {
@@ -48,9 +185,29 @@ std::string serialize_snapshot(const Snapshot& snapshot) {
 }
 
 Result<Snapshot> load_snapshot_file(const std::string& path) {
-  auto bytes = paths::read_file(path, kMaxSnapshotFileBytes);
-  if (!bytes) return make_error(fmt::format("cannot read snapshot {}", bytes.error().message));
-  auto snapshot = parse_snapshot(*bytes);
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(open_for_reading(path), &std::fclose);
+  if (!file) {
+    return make_error(fmt::format("cannot read snapshot {}: {}", path, describe_open_error(errno)));
+  }
+  DocumentReader reader;
+  std::string buffer(kReadChunkBytes, '\0');
+  while (true) {
+    const size_t n = std::fread(buffer.data(), 1, buffer.size(), file.get());
+    if (n > 0) {
+      if (auto fed = reader.feed(std::string_view(buffer.data(), n)); !fed) {
+        return make_error(fmt::format("{}: {}", path, fed.error().message));
+      }
+    }
+    if (n < buffer.size()) {
+      if (std::ferror(file.get())) {
+        return make_error(fmt::format("cannot read snapshot {}: read error", path));
+      }
+      break;
+    }
+  }
+  auto document = reader.finish();
+  if (!document) return make_error(fmt::format("{}: {}", path, document.error().message));
+  auto snapshot = parse_document(*document);
   if (!snapshot) return make_error(fmt::format("{}: {}", path, snapshot.error().message));
   return snapshot;
 }

@@ -71,6 +71,41 @@ TEST(LogReader, Utf16LittleEndianWithBomInAnyChunking) {
   }
 }
 
+TEST(LogReader, CarriageReturnAloneEndsLinesWhenTheLogHasNoNewline) {
+  for (const size_t chunk : {size_t{0}, size_t{1}, size_t{2}, size_t{5}}) {
+    EXPECT_EQ(lines_of("first\rsecond\r\rfourth\r", chunk),
+              (std::vector<std::string>{"first", "second", "", "fourth"}))
+        << chunk;
+  }
+  // Decided on the first 64 KiB: after that \r, \n and \r\n each end one line.
+  std::string log;
+  while (log.size() < kLineEndSniffBytes)
+    log += "step\r";
+  const size_t steps = log.size() / 5;
+  log += "a\r\nb\nc\rd";
+  for (const size_t chunk : {size_t{0}, size_t{1000}, size_t{4096}}) {
+    const auto lines = lines_of(log, chunk);
+    ASSERT_EQ(lines.size(), steps + 4) << chunk;
+    EXPECT_EQ(std::vector<std::string>(lines.end() - 4, lines.end()),
+              (std::vector<std::string>{"a", "b", "c", "d"}))
+        << chunk;
+  }
+}
+
+TEST(LogReader, FilesBeyondTheLimitAndDirectoriesAreErrors) {
+  testing::TempDir dir;
+  const auto sink = [](size_t, std::string_view) { return true; };
+  const std::string log = dir.file("train.log", std::string(3000, 'x') + "\n");
+  EXPECT_TRUE(read_log_file(log, sink, {}, 4000).ok());
+  const auto big = read_log_file(log, sink, {}, 2000);
+  ASSERT_FALSE(big.ok());
+  EXPECT_NE(big.error().message.find("larger than 2000 bytes"), std::string::npos)
+      << big.error().message;
+  const auto directory = read_log_file(dir.path(), sink);
+  ASSERT_FALSE(directory.ok());
+  EXPECT_EQ(directory.error().message, dir.path() + ": is a directory");
+}
+
 TEST(LogReader, Utf8BomIsDropped) {
   EXPECT_EQ(lines_of("\xEF\xBB\xBFline"), (std::vector<std::string>{"line"}));
 }

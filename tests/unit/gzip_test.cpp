@@ -180,4 +180,58 @@ TEST(GzipMembers, TrailingJunkIsAnError) {
   EXPECT_NE(out.error().message.find("after the gzip stream"), std::string::npos);
 }
 
+// 64 MiB of zeros compresses to some 64 KiB: a small file that would inflate a thousandfold.
+const std::string& compressed_zeros() {
+  static const std::string compressed = compress_ok(std::string(size_t{64} << 20, '\0'));
+  return compressed;
+}
+
+TEST(GzipInflater, StopsAtTheCeilingWithoutReadingTheRest) {
+  constexpr size_t kCap = size_t{1} << 20;
+  gzip::Inflater inflater(kCap);
+  std::string out;
+  auto fed = inflater.feed(compressed_zeros(), out);
+  ASSERT_FALSE(fed.ok());
+  EXPECT_NE(fed.error().message.find("size limit of 1 MiB"), std::string::npos)
+      << fed.error().message;
+  // One byte past the ceiling is produced, and the compressed input is left mostly unread.
+  EXPECT_EQ(inflater.produced(), kCap + 1);
+  EXPECT_EQ(out.size(), kCap + 1);
+  EXPECT_LT(inflater.consumed(), compressed_zeros().size() / 8);
+  // The error stays: nothing more is inflated.
+  EXPECT_FALSE(inflater.feed("more", out).ok());
+  EXPECT_EQ(out.size(), kCap + 1);
+  EXPECT_FALSE(inflater.finish().ok());
+}
+
+TEST(GzipInflater, AnyChunkingGivesTheSameBytes) {
+  const std::string first = pseudo_random_bytes(70000, 3);
+  const std::string second(5000, 'q');
+  // Two members back to back are one stream; feed it in awkward pieces, the magic bytes of the
+  // second member split between two of them.
+  const std::string a = compress_ok(first);
+  const std::string stream = a + compress_ok(second);
+  for (const size_t piece : {size_t{1}, size_t{7}, a.size() - 1, a.size() + 1}) {
+    gzip::Inflater inflater(1 << 20);
+    std::string out;
+    for (size_t at = 0; at < stream.size(); at += piece) {
+      auto fed = inflater.feed(std::string_view(stream).substr(at, piece), out);
+      ASSERT_TRUE(fed.ok()) << piece << ": " << fed.error().message;
+    }
+    auto done = inflater.finish();
+    ASSERT_TRUE(done.ok()) << piece << ": " << done.error().message;
+    EXPECT_TRUE(out == first + second) << piece;
+    EXPECT_EQ(inflater.consumed(), stream.size()) << piece;
+  }
+}
+
+TEST(GzipInflater, GarbageAfterTheStreamIsAnError) {
+  for (const std::string& tail : {std::string("x"), std::string("xyz"), std::string("\x1f")}) {
+    auto result = gzip::decompress(compress_ok("payload") + tail);
+    ASSERT_FALSE(result.ok()) << tail;
+    EXPECT_NE(result.error().message.find("after the gzip stream"), std::string::npos)
+        << result.error().message;
+  }
+}
+
 }  // namespace

@@ -3,11 +3,13 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "cli/app.hpp"
+#include "core/new_file.hpp"
 #include "kb/queries.hpp"
 #include "plan/plan.hpp"
 #include "report/render_plan.hpp"
@@ -314,6 +316,63 @@ TEST(Plan, WritesTheEnvironmentFiles) {
   auto win = write_environment_files(tf.options[0], dir.path() + "/win");
   ASSERT_TRUE(win.ok());
   EXPECT_NE(read(dir.path() + "/win/activate-gpu.bat").find("CUDA\\v10.1\\bin"), std::string::npos);
+}
+
+std::string contents_of(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+TEST(Plan, WritingRefusesFilesAlreadyThereUnlessForced) {
+  const Plan p = solve(ask("torch", "2.1", "linux", "8.6", "535.104.05", "3.10"));
+  gpuvet::testing::TempDir dir;
+  const std::string env = dir.path() + "/env";
+  ASSERT_TRUE(write_environment_files(p.options[0], env).ok());
+  const std::string mine = dir.file("env/requirements.txt", "my own pins\n");
+  const auto again = write_environment_files(p.options[0], env);
+  ASSERT_FALSE(again.ok());
+  EXPECT_EQ(again.error().message,
+            env + "/requirements.txt already exists; pass --force to replace it");
+  EXPECT_EQ(contents_of(mine), "my own pins\n");
+  ASSERT_TRUE(write_environment_files(p.options[0], env, true).ok());
+  EXPECT_NE(contents_of(mine).find("torch==2.1"), std::string::npos);
+}
+
+// Links planted in DIR: one to a file outside, one dangling. Neither target is written or
+// created, with or without --force; --force replaces the links themselves.
+TEST(Plan, WritingNeverFollowsLinksPlantedInTheDirectory) {
+  namespace fs = std::filesystem;
+  const Plan p = solve(ask("torch", "2.1", "linux", "8.6", "535.104.05", "3.10"));
+  gpuvet::testing::TempDir dir;
+  const fs::path env = paths::to_fs(dir.path() + "/env");
+  fs::create_directories(env);
+  const std::string outside = dir.file("outside.txt", "precious\n");
+  const fs::path dangling_target = paths::to_fs(dir.path() + "/created-through-the-link");
+  std::error_code ec;
+  fs::create_symlink(paths::to_fs(outside), env / "requirements.txt", ec);
+  if (ec) GTEST_SKIP() << "cannot create symbolic links here: " << ec.message();
+  fs::create_symlink(dangling_target, env / "environment.yml", ec);
+  ASSERT_FALSE(ec) << ec.message();
+
+  EXPECT_FALSE(write_environment_files(p.options[0], paths::from_fs(env)).ok());
+  EXPECT_FALSE(fs::exists(env / "activate-gpu.sh"));  // refused before writing anything
+  // The race the check cannot close: the file is created new, never through a link.
+  EXPECT_FALSE(write_new_file(paths::from_fs(env / "requirements.txt"), "x", false).ok());
+  EXPECT_FALSE(write_new_file(paths::from_fs(env / "environment.yml"), "x", false).ok());
+  EXPECT_EQ(contents_of(outside), "precious\n");
+  EXPECT_FALSE(fs::exists(fs::symlink_status(dangling_target)));
+
+  ASSERT_TRUE(write_environment_files(p.options[0], paths::from_fs(env), true).ok());
+  EXPECT_EQ(contents_of(outside), "precious\n");
+  EXPECT_FALSE(fs::exists(fs::symlink_status(dangling_target)));
+  for (const char* name : {"requirements.txt", "environment.yml", "activate-gpu.sh"}) {
+    EXPECT_TRUE(fs::is_regular_file(fs::symlink_status(env / name))) << name;
+  }
+  EXPECT_NE(contents_of(env / "requirements.txt").find("torch==2.1"), std::string::npos);
+  // No temporary file is left behind.
+  EXPECT_EQ(std::distance(fs::directory_iterator(env), fs::directory_iterator()), 3);
 }
 
 }  // namespace

@@ -203,3 +203,74 @@ TEST(SnapshotFile, ErrorsNameTheFile) {
 
 }  // namespace
 }  // namespace gpuvet::sys
+
+namespace gpuvet::sys {
+namespace {
+
+std::string minimal_with(const std::string& member) {
+  return R"({"schema": "gpuvet.snapshot/1", "host": {"os": "linux"}, )" + member + "}";
+}
+
+std::string error_of(const Result<Snapshot>& result) {
+  return result ? std::string("(accepted)") : result.error().message;
+}
+
+TEST(SnapshotLimits, AStringBeyondTheLimitIsRefusedBeforeParsing) {
+  const std::string big(kMaxSnapshotStringBytes + 1, 'A');
+  const auto result = parse_snapshot(minimal_with(R"("env": {"PATH": ")" + big + "\"}"));
+  EXPECT_NE(error_of(result).find("longer than 4 MiB"), std::string::npos) << error_of(result);
+  // Escapes count too: \u0041 is one letter, but counts as three bytes.
+  std::string escaped;
+  for (size_t i = 0; i < kMaxSnapshotStringBytes / 3 + 1; ++i)
+    escaped += "\\u0041";
+  EXPECT_FALSE(parse_snapshot(minimal_with(R"("env": {"PATH": ")" + escaped + "\"}")));
+  // An escaped quote does not end the string.
+  EXPECT_FALSE(parse_snapshot(minimal_with(R"("env": {"PATH": "\")" + big + "\"}")));
+}
+
+TEST(SnapshotLimits, TheLongestTextAProbeWritesStillRoundTrips) {
+  // A file of kMaxTextBytes control characters (\u0001 in JSON) and one of invalid UTF-8 (U+FFFD).
+  for (const char byte : {'\x01', '\xff'}) {
+    Snapshot s;
+    s.host.os = "linux";
+    FileEntry entry;
+    entry.text = std::string(kMaxTextBytes, byte);
+    s.files["/big"] = entry;
+    const auto back = parse_snapshot(serialize_snapshot(s));
+    ASSERT_TRUE(back) << error_of(back);
+    EXPECT_EQ(back->files.at("/big").text->size(),
+              byte == '\x01' ? kMaxTextBytes : 3 * kMaxTextBytes);
+  }
+}
+
+TEST(SnapshotLimits, DepthValuesAndNumbers) {
+  const std::string deep =
+      std::string(kMaxSnapshotDepth, '[') + std::string(kMaxSnapshotDepth, ']');
+  EXPECT_NE(error_of(parse_snapshot(minimal_with(R"("x": )" + deep))).find("nested more than 32"),
+            std::string::npos);
+  std::string many = "[0";
+  for (size_t i = 0; i < kMaxSnapshotValues; ++i)
+    many += ",0";
+  EXPECT_NE(error_of(parse_snapshot(minimal_with(R"("x": )" + many + "]"))).find("more than"),
+            std::string::npos);
+  EXPECT_EQ(error_of(parse_snapshot(minimal_with(R"("x": 1e400)"))),
+            "not valid JSON (a number out of range)");
+}
+
+TEST(SnapshotLimits, AGzipBombStopsInflatingAtTheDocumentLimit) {
+  const std::string bomb = *gzip::compress(std::string(kMaxSnapshotBytes + 1, ' '));
+  ASSERT_LT(bomb.size(), size_t{1} << 20);
+  EXPECT_NE(error_of(parse_snapshot(bomb)).find("size limit of 64 MiB"), std::string::npos)
+      << error_of(parse_snapshot(bomb));
+  EXPECT_NE(error_of(parse_snapshot(std::string(kMaxSnapshotBytes + 1, ' '))).find("larger than"),
+            std::string::npos);
+}
+
+TEST(SnapshotLimits, EndlessAndBinaryFilesAreRefusedAtOnce) {
+  if (!std::filesystem::exists("/dev/zero")) GTEST_SKIP() << "no /dev/zero here";
+  const auto zero = load_snapshot_file("/dev/zero");
+  EXPECT_EQ(error_of(zero), "/dev/zero: binary data, not a JSON snapshot");
+}
+
+}  // namespace
+}  // namespace gpuvet::sys
