@@ -117,10 +117,14 @@ Result<kb::Kb> load_kb(const std::string& directory) {
 }
 
 // Native driver queries run in a child copy of this executable, stopped after a deadline
-// (GPUVET_NATIVE_TIMEOUT_MS, default 10 s).
-sys::LiveOptions live_options() {
+// (GPUVET_NATIVE_TIMEOUT_MS, default 10 s): one child for the whole run where every probe runs
+// anyway, a child per question where few may be asked (which).
+enum class NativeChildren { per_question, one_session };
+
+sys::LiveOptions live_options(NativeChildren children = NativeChildren::one_session) {
   sys::LiveOptions options;
   options.native_helper = current_executable();
+  options.native_session = children == NativeChildren::one_session;
   if (const char* ms = env_or_null("GPUVET_NATIVE_TIMEOUT_MS")) {
     const long long value = std::atoll(ms);
     if (value > 0) options.native_timeout = std::chrono::milliseconds(value);
@@ -220,7 +224,7 @@ int run_which(const WhichArgs& args) {
     options.elf_headers = resolve::ElfHeaders::from_snapshot;
     if (!args.from.empty()) request.from = args.from;
   } else {
-    system = sys::make_live_system(live_options());
+    system = sys::make_live_system(live_options(NativeChildren::per_question));
     if (!args.from.empty()) request.from = absolute_from(args.from);
   }
   auto report = resolve::which(*system, request, options);
@@ -474,6 +478,8 @@ int run(std::vector<std::string> args) {
   std::string native_library;
   CLI::App* native_cmd = app.add_subcommand(gpu::kNativeQueryVerb, "")->group("");
   native_cmd->add_option("--load", native_library);
+  bool native_serve = false;
+  native_cmd->add_flag(gpu::kNativeServeFlag, native_serve);
 
   g_redact_user = take_redact_user(args);
   if (g_redact_user) redact_users_of(process_identity_env());
@@ -566,6 +572,7 @@ int run(std::vector<std::string> args) {
     const bool color = use_color(kb_no_color);
     return run_kb(kb_args, *kb, *messages, color);
   }
+  if (*native_cmd && native_serve) return gpu::serve_native_queries();
   if (*native_cmd) {
     // For the parent to read, not a user: past the output net, byte for byte.
     write_stdout(std::string("@result\n") +

@@ -2,7 +2,10 @@
 // Runs a command in a child process with a deadline, capturing its standard output. The child
 // may crash or hang; the parent always comes back (child_process_<platform>.cpp).
 #include <chrono>
+#include <memory>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace gpuvet::gpu {
@@ -18,5 +21,31 @@ struct ChildOutcome {
 
 ChildOutcome run_child(const std::string& executable, const std::vector<std::string>& arguments,
                        std::chrono::milliseconds timeout, size_t max_output = size_t{1} << 20);
+
+// A child that answers requests: lines written to its standard input, each reply read from its
+// standard output up to a line of its own that ends it. Every reply has a deadline; a child that
+// misses one is killed, with everything it started. The child dies with the session, and with
+// gpuvet (as run_child's children do).
+class ChildSession {
+ public:
+  virtual ~ChildSession() = default;
+
+  // The reply: the output up to and including the line `end_line`, kind `exited` with exit code
+  // 0 while the child lives on. When the child ended (or hung) first, the outcome says how, with
+  // what it printed; the session is then over, and every later call says so at once.
+  virtual ChildOutcome read_reply(std::string_view end_line, std::chrono::milliseconds timeout) = 0;
+  // Writes one request line ('\n' added). False when the child is gone.
+  virtual bool send(std::string_view line) = 0;
+  virtual bool alive() const = 0;
+};
+
+// The first reply in `pending` that ends with a line `end_line` ("\n" or "\r\n" after it), taken
+// out of it with that line; nullopt while the reply is not complete (child_reply.cpp).
+std::optional<std::string> take_reply(std::string& pending, std::string_view end_line);
+
+// Starts the session, or says (failed_to_start) why it could not.
+std::unique_ptr<ChildSession> start_child_session(const std::string& executable,
+                                                  const std::vector<std::string>& arguments,
+                                                  std::string& why_not);
 
 }  // namespace gpuvet::gpu

@@ -128,9 +128,9 @@ ChildOutcome reap(pid_t pid, Clock::time_point deadline, bool output_done) {
 // Between fork and exec only async-signal-safe calls: set up the descriptors, leave gpuvet's
 // process group, ask to die with the parent, make sure the parent has not died already (it may
 // have before the request), then exec. A failure writes errno to `report` and exits.
-[[noreturn]] void become_child(const char* executable, char* const* argv, int out, int report,
-                               pid_t parent) {
-  const int null_in = open("/dev/null", O_RDONLY);
+[[noreturn]] void become_child(const char* executable, char* const* argv, int in, int out,
+                               int report, pid_t parent) {
+  const int null_in = in >= 0 ? in : open("/dev/null", O_RDONLY);
   const int null_out = open("/dev/null", O_WRONLY);
   int error = 0;
   if (null_in < 0 || null_out < 0 || dup2(null_in, STDIN_FILENO) < 0 ||
@@ -160,22 +160,31 @@ int exec_error(int report) {
   return n == static_cast<ssize_t>(sizeof error) ? error : 0;
 }
 
-}  // namespace
+// A started child: its pid and the parent's ends of its pipes.
+struct Spawned {
+  pid_t pid = -1;
+  int out = -1;  // its standard output
+  int in = -1;   // its standard input, when asked for
+  std::string error;
+};
 
-ChildOutcome run_child(const std::string& executable, const std::vector<std::string>& arguments,
-                       std::chrono::milliseconds timeout, size_t max_output) {
-  ChildOutcome failed;
-  int out[2];
-  int report[2];
-  if (pipe2(out, O_CLOEXEC) != 0) {
-    failed.detail = std::strerror(errno);
-    return failed;
-  }
-  if (pipe2(report, O_CLOEXEC) != 0) {
-    failed.detail = std::strerror(errno);
-    close(out[0]);
-    close(out[1]);
-    return failed;
+void close_fd(int& fd) {
+  if (fd >= 0) close(fd);
+  fd = -1;
+}
+
+Spawned spawn(const std::string& executable, const std::vector<std::string>& arguments,
+              bool with_input) {
+  Spawned spawned;
+  int out[2] = {-1, -1};
+  int report[2] = {-1, -1};
+  int in[2] = {-1, -1};
+  if (pipe2(out, O_CLOEXEC) != 0 || pipe2(report, O_CLOEXEC) != 0 ||
+      (with_input && pipe2(in, O_CLOEXEC) != 0)) {
+    spawned.error = std::strerror(errno);
+    for (int* fd : {&out[0], &out[1], &report[0], &report[1], &in[0], &in[1]})
+      close_fd(*fd);
+    return spawned;
   }
   // Everything the child needs is built before fork: it may not allocate.
   std::vector<char*> argv;
@@ -186,33 +195,145 @@ ChildOutcome run_child(const std::string& executable, const std::vector<std::str
   const pid_t parent = getpid();
 
   const pid_t pid = fork();
-  if (pid == 0) become_child(executable.c_str(), argv.data(), out[1], report[1], parent);
+  if (pid == 0) become_child(executable.c_str(), argv.data(), in[0], out[1], report[1], parent);
   const int fork_error = errno;
-  close(out[1]);
-  close(report[1]);
+  close_fd(out[1]);
+  close_fd(report[1]);
+  close_fd(in[0]);
   if (pid < 0) {
-    close(out[0]);
-    close(report[0]);
-    failed.detail = std::strerror(fork_error);
-    return failed;
+    for (int* fd : {&out[0], &report[0], &in[1]})
+      close_fd(*fd);
+    spawned.error = std::strerror(fork_error);
+    return spawned;
   }
   // Also from this side, so that a kill of the group at a deadline cannot miss a child that has
   // not run its own setpgid yet (EACCES once it has exec'd: then it did).
   setpgid(pid, pid);
   const int error = exec_error(report[0]);
-  close(report[0]);
+  close_fd(report[0]);
   if (error != 0) {
-    close(out[0]);
+    close_fd(out[0]);
+    close_fd(in[1]);
     int status = 0;
     waitpid(pid, &status, 0);
-    failed.detail = std::strerror(error);
+    spawned.error = std::strerror(error);
+    return spawned;
+  }
+  spawned.pid = pid;
+  spawned.out = out[0];
+  spawned.in = in[1];
+  return spawned;
+}
+
+class PosixChildSession final : public ChildSession {
+ public:
+  explicit PosixChildSession(Spawned spawned) : child_(spawned) {}
+  ~PosixChildSession() override { end(); }
+  PosixChildSession(const PosixChildSession&) = delete;
+  PosixChildSession& operator=(const PosixChildSession&) = delete;
+
+  ChildOutcome read_reply(std::string_view end_line, std::chrono::milliseconds timeout) override {
+    ChildOutcome outcome;
+    if (!alive()) {
+      outcome.detail = "the child has ended";
+      return outcome;
+    }
+    const auto deadline = Clock::now() + timeout;
+    char buffer[16384];
+    while (true) {
+      if (auto reply = take_reply(pending_, end_line)) {
+        outcome.kind = ChildOutcome::Kind::exited;
+        outcome.output = std::move(*reply);
+        return outcome;
+      }
+      pollfd p{child_.out, POLLIN, 0};
+      const int ready = poll(&p, 1, remaining_ms(deadline));
+      if (ready < 0 && errno == EINTR) continue;
+      if (ready == 0) return finish(deadline, false);
+      const ssize_t n = ready < 0 ? 0 : read(child_.out, buffer, sizeof buffer);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) return finish(deadline, true);
+      if (pending_.size() < kMaxReply) pending_.append(buffer, static_cast<size_t>(n));
+    }
+  }
+
+  bool send(std::string_view line) override {
+    if (!alive() || child_.in < 0) return false;
+    std::string text(line);
+    text += '\n';
+    size_t done = 0;
+    while (done < text.size()) {
+      const ssize_t n = write(child_.in, text.data() + done, text.size() - done);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) return false;
+      done += static_cast<size_t>(n);
+    }
+    return true;
+  }
+
+  bool alive() const override { return child_.pid > 0; }
+
+ private:
+  // The most of one reply that is kept.
+  static constexpr size_t kMaxReply = size_t{1} << 20;
+
+  // The child's end: at end of file it ended by itself (reaped), at the deadline it is killed.
+  ChildOutcome finish(Clock::time_point deadline, bool output_done) {
+    close_fd(child_.in);
+    close_fd(child_.out);
+    ChildOutcome outcome = reap(child_.pid, deadline, output_done);
+    child_.pid = -1;
+    outcome.output = std::move(pending_);
+    pending_.clear();
+    return outcome;
+  }
+
+  // Closing its input tells the child to go; it gets a moment, then its group is killed.
+  void end() {
+    if (!alive()) return;
+    close_fd(child_.in);
+    close_fd(child_.out);
+    int status = 0;
+    const auto give_up = Clock::now() + std::chrono::milliseconds(200);
+    while (!has_ended(child_.pid) && Clock::now() < give_up)
+      usleep(1000);
+    kill_group(child_.pid);
+    reap_killed(child_.pid, status);
+    child_.pid = -1;
+  }
+
+  Spawned child_;
+  std::string pending_;
+};
+
+}  // namespace
+
+std::unique_ptr<ChildSession> start_child_session(const std::string& executable,
+                                                  const std::vector<std::string>& arguments,
+                                                  std::string& why_not) {
+  // A child that stops reading must not kill gpuvet with SIGPIPE: a write fails instead.
+  signal(SIGPIPE, SIG_IGN);
+  Spawned spawned = spawn(executable, arguments, true);
+  if (spawned.pid < 0) {
+    why_not = spawned.error;
+    return nullptr;
+  }
+  return std::make_unique<PosixChildSession>(spawned);
+}
+
+ChildOutcome run_child(const std::string& executable, const std::vector<std::string>& arguments,
+                       std::chrono::milliseconds timeout, size_t max_output) {
+  Spawned spawned = spawn(executable, arguments, false);
+  if (spawned.pid < 0) {
+    ChildOutcome failed;
+    failed.detail = spawned.error;
     return failed;
   }
   const auto deadline = Clock::now() + timeout;
   std::string output;
-  const bool output_done = drain(out[0], output, max_output, deadline);
-  close(out[0]);
-  ChildOutcome outcome = reap(pid, deadline, output_done);
+  const bool output_done = drain(spawned.out, output, max_output, deadline);
+  close_fd(spawned.out);
+  ChildOutcome outcome = reap(spawned.pid, deadline, output_done);
   outcome.output = std::move(output);
   return outcome;
 }

@@ -142,17 +142,20 @@ class InheritList {
 // Starts the child suspended and resumes it only once it is in the job, so that nothing it starts
 // can escape the job. Without a job (an old Windows inside another job) it still runs, and a
 // timeout ends only the child itself.
+// `input` null: the child reads NUL.
 Result<Handle> launch(const std::string& executable, const std::vector<std::string>& arguments,
-                      HANDLE output, HANDLE job) {
-  const Handle input = open_null(GENERIC_READ);
+                      HANDLE output, HANDLE job, HANDLE input = nullptr) {
+  const Handle null_input = input ? Handle() : open_null(GENERIC_READ);
   const Handle error = open_null(GENERIC_WRITE);
-  if (!input || !error) return make_error(win32::error_text(GetLastError()));
-  const InheritList inherit({input.get(), output, error.get()});
+  if (!input && !null_input) return make_error(win32::error_text(GetLastError()));
+  if (!error) return make_error(win32::error_text(GetLastError()));
+  if (!input) input = null_input.get();
+  const InheritList inherit({input, output, error.get()});
 
   STARTUPINFOEXW startup{};
   startup.StartupInfo.cb = sizeof startup;
   startup.StartupInfo.dwFlags = STARTF_USESTDHANDLES;
-  startup.StartupInfo.hStdInput = input.get();
+  startup.StartupInfo.hStdInput = input;
   startup.StartupInfo.hStdOutput = output;
   startup.StartupInfo.hStdError = error.get();
   startup.lpAttributeList = inherit.get();
@@ -271,25 +274,138 @@ ChildOutcome reap(HANDLE process, HANDLE job, Clock::time_point deadline, bool o
   return outcome;
 }
 
+// Children inherit the error mode: a missing DLL or a crash must come back as an exit code,
+// never as a dialog box that waits for a click until the deadline.
+void quiet_error_mode() {
+  SetErrorMode(GetErrorMode() | SEM_FAILCRITICALERRORS | SEM_NOGPFAULTERRORBOX |
+               SEM_NOOPENFILEERRORBOX);
+}
+
+// A pipe whose `inherited` end (0 read, 1 write) alone the child may inherit.
+bool make_pipe(Handle& read_end, Handle& write_end, int inherited) {
+  HANDLE r = nullptr;
+  HANDLE w = nullptr;
+  if (!CreatePipe(&r, &w, nullptr, 0)) return false;
+  read_end = Handle(r);
+  write_end = Handle(w);
+  SetHandleInformation(inherited == 0 ? r : w, HANDLE_FLAG_INHERIT, HANDLE_FLAG_INHERIT);
+  return true;
+}
+
+class WindowsChildSession final : public ChildSession {
+ public:
+  WindowsChildSession(Handle process, Handle job, Handle output, Handle input)
+      : process_(std::move(process)),
+        job_(std::move(job)),
+        output_(std::move(output)),
+        input_(std::move(input)) {}
+  ~WindowsChildSession() override { end(); }
+
+  ChildOutcome read_reply(std::string_view end_line, std::chrono::milliseconds timeout) override {
+    ChildOutcome outcome;
+    if (!alive()) {
+      outcome.detail = "the child has ended";
+      return outcome;
+    }
+    const auto deadline = Clock::now() + timeout;
+    char buffer[16384];
+    while (true) {
+      if (auto reply = take_reply(pending_, end_line)) {
+        outcome.kind = ChildOutcome::Kind::exited;
+        outcome.output = std::move(*reply);
+        return outcome;
+      }
+      if (Clock::now() >= deadline) return finish(deadline, false);
+      DWORD available = 0;
+      // Fails (ERROR_BROKEN_PIPE) once the pipe is empty and the child has closed it.
+      if (!PeekNamedPipe(output_.get(), nullptr, 0, nullptr, &available, nullptr)) {
+        return finish(deadline, true);
+      }
+      if (available == 0) {
+        Sleep(std::min(remaining_ms(deadline), kPollMs));
+        continue;
+      }
+      DWORD n = 0;
+      if (!ReadFile(output_.get(), buffer, std::min<DWORD>(available, sizeof buffer), &n,
+                    nullptr)) {
+        return finish(deadline, true);
+      }
+      if (pending_.size() < kMaxReply) pending_.append(buffer, n);
+    }
+  }
+
+  bool send(std::string_view line) override {
+    if (!alive() || !input_) return false;
+    std::string text(line);
+    text += '\n';
+    DWORD written = 0;
+    return WriteFile(input_.get(), text.data(), static_cast<DWORD>(text.size()), &written,
+                     nullptr) &&
+           written == text.size();
+  }
+
+  bool alive() const override { return static_cast<bool>(process_); }
+
+ private:
+  static constexpr size_t kMaxReply = size_t{1} << 20;
+
+  ChildOutcome finish(Clock::time_point deadline, bool output_done) {
+    input_ = Handle();
+    ChildOutcome outcome = reap(process_.get(), job_.get(), deadline, output_done);
+    outcome.output = std::move(pending_);
+    pending_.clear();
+    process_ = Handle();
+    output_ = Handle();
+    return outcome;
+  }
+
+  // Closing its input tells the child to go; it gets a moment, then its job is ended.
+  void end() {
+    if (!alive()) return;
+    input_ = Handle();
+    if (WaitForSingleObject(process_.get(), 200) != WAIT_OBJECT_0) stop(process_.get(), job_.get());
+    process_ = Handle();
+  }
+
+  Handle process_;
+  Handle job_;
+  Handle output_;
+  Handle input_;
+  std::string pending_;
+};
+
 }  // namespace
+
+std::unique_ptr<ChildSession> start_child_session(const std::string& executable,
+                                                  const std::vector<std::string>& arguments,
+                                                  std::string& why_not) {
+  quiet_error_mode();
+  Handle out_read, out_write, in_read, in_write;
+  if (!make_pipe(out_read, out_write, 1) || !make_pipe(in_read, in_write, 0)) {
+    why_not = win32::error_text(GetLastError());
+    return nullptr;
+  }
+  Handle job = make_job();
+  auto process = launch(executable, arguments, out_write.get(), job.get(), in_read.get());
+  out_write = Handle();  // only the child holds these ends now
+  in_read = Handle();
+  if (!process) {
+    why_not = process.error().message;
+    return nullptr;
+  }
+  return std::make_unique<WindowsChildSession>(std::move(*process), std::move(job),
+                                               std::move(out_read), std::move(in_write));
+}
 
 ChildOutcome run_child(const std::string& executable, const std::vector<std::string>& arguments,
                        std::chrono::milliseconds timeout, size_t max_output) {
-  // Children inherit the error mode: a missing DLL or a crash must come back as an exit code,
-  // never as a dialog box that waits for a click until the deadline.
-  SetErrorMode(GetErrorMode() | SEM_FAILCRITICALERRORS | SEM_NOGPFAULTERRORBOX |
-               SEM_NOOPENFILEERRORBOX);
+  quiet_error_mode();
   ChildOutcome failed;
-  HANDLE read_end = nullptr;
-  HANDLE write_end = nullptr;
-  if (!CreatePipe(&read_end, &write_end, nullptr, 0)) {
+  Handle reader, writer;
+  if (!make_pipe(reader, writer, 1)) {
     failed.detail = win32::error_text(GetLastError());
     return failed;
   }
-  const Handle reader(read_end);
-  Handle writer(write_end);
-  // Only the write end is inheritable: the child must not hold the read end open.
-  SetHandleInformation(writer.get(), HANDLE_FLAG_INHERIT, HANDLE_FLAG_INHERIT);
   const Handle job = make_job();
   auto process = launch(executable, arguments, writer.get(), job.get());
   writer = Handle();  // from here only the child holds the write end: its exit is end of file

@@ -5,25 +5,60 @@
 // and loads), so the same validated reader checks it.
 #include <chrono>
 #include <map>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include "gpu/child_process.hpp"
 #include "system/system.hpp"
 
 namespace gpuvet::gpu {
 
 inline constexpr const char* kNativeQueryVerb = "__native-query";
+// `__native-query --serve`: one child for a whole run. It answers the driver query at once, then
+// one "load PATH" request per line of its standard input until that ends; each reply is
+// "@result", the fragment, and a line "@end".
+inline constexpr const char* kNativeServeFlag = "--serve";
+inline constexpr std::string_view kReplyEnd = "@end";
 
 // Child side: queries the driver (or loads only `library` when given) and returns the snapshot
 // fragment to print. Its loads are keyed by the bare names of gpu/library_names.hpp.
 std::string run_native_query(const std::optional<std::string>& library);
+// Child side of --serve: writes the replies to standard output; the exit status.
+int serve_native_queries();
 
 // Parent side: runs the child and turns whatever happened into answers.
 struct NativeAnswers {
   std::optional<sys::DriverAnswer> driver;
   std::optional<std::vector<sys::GpuAnswer>> gpus;
   std::map<std::string, sys::LoadAnswer> loads;
+};
+
+// One child for every native question of a run (--serve), started at once so that the driver
+// query runs while the probes read files. A load the child dies or hangs on is an answer that
+// says so, and later loads each get a child of their own. Thread-safe.
+class NativeSession {
+ public:
+  NativeSession(std::string helper, std::chrono::milliseconds timeout);
+  ~NativeSession();
+  NativeSession(const NativeSession&) = delete;
+  NativeSession& operator=(const NativeSession&) = delete;
+
+  NativeAnswers query_driver();
+  sys::LoadAnswer load(const std::string& library);
+
+ private:
+  Result<NativeAnswers> reply();
+  const NativeAnswers& driver_locked();
+  std::string helper_;
+  std::chrono::milliseconds timeout_;
+  std::mutex mutex_;
+  std::unique_ptr<ChildSession> child_;
+  std::string why_not_;
+  std::optional<NativeAnswers> driver_;
 };
 
 class NativeQuery {

@@ -296,4 +296,23 @@ std::string run_native_query(const std::optional<std::string>& library) {
   return sys::serialize_snapshot(out);
 }
 
+int serve_native_queries() {
+  const auto reply = [](const std::string& fragment) {
+    const std::string text = "@result\n" + fragment + "\n" + std::string(kReplyEnd) + "\n";
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    std::fflush(stdout);
+  };
+  reply(run_native_query(std::nullopt));
+  static char line[1 << 16];
+  constexpr std::string_view kLoad = "load ";
+  while (std::fgets(line, sizeof line, stdin)) {
+    std::string request(line);
+    while (!request.empty() && (request.back() == '\n' || request.back() == '\r'))
+      request.pop_back();
+    if (!request.starts_with(kLoad)) continue;
+    reply(run_native_query(request.substr(kLoad.size())));
+  }
+  return 0;
+}
+
 }  // namespace gpuvet::gpu

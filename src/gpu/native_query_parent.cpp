@@ -27,18 +27,17 @@ std::string where(const std::string& stage) {
   return stage.empty() ? std::string() : fmt::format(" during {}", stage);
 }
 
-}  // namespace
-
-Result<NativeAnswers> NativeQuery::run(const std::vector<std::string>& arguments) const {
-  const ChildOutcome outcome = run_child(helper_, arguments, timeout_);
+// What a child's output (a whole run's, or one session reply's) says, or what happened to it.
+Result<NativeAnswers> interpret(const ChildOutcome& outcome, const std::string& helper,
+                                std::chrono::milliseconds timeout) {
   const std::string stage = last_stage(outcome.output);
   switch (outcome.kind) {
     case ChildOutcome::Kind::failed_to_start:
       return make_error(
-          fmt::format("could not start the native query ({}: {})", helper_, outcome.detail));
+          fmt::format("could not start the native query ({}: {})", helper, outcome.detail));
     case ChildOutcome::Kind::timed_out:
       return make_error(fmt::format("the driver query hung{} and was stopped after {} ms",
-                                    where(stage), timeout_.count()));
+                                    where(stage), timeout.count()));
     case ChildOutcome::Kind::signalled:
       return make_error(
           fmt::format("the driver query crashed ({}){}", outcome.detail, where(stage)));
@@ -49,36 +48,101 @@ Result<NativeAnswers> NativeQuery::run(const std::vector<std::string>& arguments
     return make_error(
         fmt::format("the driver query exited with status {}{}", outcome.exit_code, where(stage)));
   }
-  const size_t result = outcome.output.find(kResult);
+  const size_t result = outcome.output.rfind(kResult);
   if (result == std::string::npos) {
     return make_error(fmt::format("the driver query gave no answer{}", where(stage)));
   }
-  auto fragment =
-      sys::parse_snapshot(std::string_view(outcome.output).substr(result + kResult.size()));
-  if (!fragment) {
-    return make_error(
-        fmt::format("the driver query answered garbage ({})", fragment.error().message));
+  std::string_view fragment = std::string_view(outcome.output).substr(result + kResult.size());
+  // A session reply ends with its own line.
+  if (const size_t end = fragment.rfind(kReplyEnd); end != std::string_view::npos) {
+    fragment = fragment.substr(0, end);
   }
-  return NativeAnswers{fragment->driver, fragment->gpus, fragment->loads};
+  auto parsed = sys::parse_snapshot(fragment);
+  if (!parsed) {
+    return make_error(
+        fmt::format("the driver query answered garbage ({})", parsed.error().message));
+  }
+  return NativeAnswers{parsed->driver, parsed->gpus, parsed->loads};
+}
+
+NativeAnswers failed_driver(const Error& error) {
+  NativeAnswers failed;
+  failed.driver = sys::DriverAnswer{false, std::nullopt, std::nullopt, error.message};
+  return failed;
+}
+
+sys::LoadAnswer failed_load(const std::string& why) {
+  return sys::LoadAnswer{false, std::nullopt, std::nullopt, why, std::nullopt};
+}
+
+sys::LoadAnswer load_of(const Result<NativeAnswers>& answers, const std::string& library) {
+  if (!answers) return failed_load(answers.error().message);
+  const auto it = answers->loads.find(library);
+  if (it != answers->loads.end()) return it->second;
+  return failed_load("the driver query did not report on " + library);
+}
+
+}  // namespace
+
+Result<NativeAnswers> NativeQuery::run(const std::vector<std::string>& arguments) const {
+  return interpret(run_child(helper_, arguments, timeout_), helper_, timeout_);
 }
 
 NativeAnswers NativeQuery::query_driver() const {
   auto answers = run({kNativeQueryVerb});
   if (answers) return std::move(*answers);
-  NativeAnswers failed;
-  failed.driver = sys::DriverAnswer{false, std::nullopt, std::nullopt, answers.error().message};
-  return failed;
+  return failed_driver(answers.error());
 }
 
 sys::LoadAnswer NativeQuery::load(const std::string& library) const {
-  auto answers = run({kNativeQueryVerb, "--load", library});
-  if (answers) {
-    const auto it = answers->loads.find(library);
-    if (it != answers->loads.end()) return it->second;
-    return sys::LoadAnswer{false, std::nullopt, std::nullopt,
-                           "the driver query did not report on " + library, std::nullopt};
+  return load_of(run({kNativeQueryVerb, "--load", library}), library);
+}
+
+NativeSession::NativeSession(std::string helper, std::chrono::milliseconds timeout)
+    : helper_(std::move(helper)), timeout_(timeout) {
+  child_ = start_child_session(helper_, {kNativeQueryVerb, kNativeServeFlag}, why_not_);
+}
+
+NativeSession::~NativeSession() = default;
+
+Result<NativeAnswers> NativeSession::reply() {
+  if (!child_) {
+    ChildOutcome failed;
+    failed.detail = why_not_;
+    return interpret(failed, helper_, timeout_);
   }
-  return sys::LoadAnswer{false, std::nullopt, std::nullopt, answers.error().message, std::nullopt};
+  auto answers = interpret(child_->read_reply(kReplyEnd, timeout_), helper_, timeout_);
+  // A child that died or hung is gone; what it had not answered gets children of its own.
+  if (!child_->alive()) child_.reset();
+  return answers;
+}
+
+// The child answers the driver query first: every request waits for it.
+const NativeAnswers& NativeSession::driver_locked() {
+  if (!driver_) {
+    auto answers = reply();
+    driver_ = answers ? std::move(*answers) : failed_driver(answers.error());
+  }
+  return *driver_;
+}
+
+NativeAnswers NativeSession::query_driver() {
+  std::lock_guard lock(mutex_);
+  return driver_locked();
+}
+
+sys::LoadAnswer NativeSession::load(const std::string& library) {
+  std::lock_guard lock(mutex_);
+  driver_locked();
+  // Only whole paths share the child: a bare name would find a library the session has loaded
+  // already instead of the one the loader's search would pick.
+  const bool path =
+      library.find('/') != std::string::npos || library.find('\\') != std::string::npos;
+  if (!child_ || !path || !child_->send("load " + library)) {
+    child_.reset();
+    return NativeQuery(helper_, timeout_).load(library);
+  }
+  return load_of(reply(), library);
 }
 
 }  // namespace gpuvet::gpu

@@ -7,7 +7,12 @@
 namespace gpuvet::sys {
 
 NativeAnswerCache::NativeAnswerCache(const LiveOptions& options) {
-  if (options.native_helper) native_.emplace(*options.native_helper, options.native_timeout);
+  if (!options.native_helper) return;
+  if (options.native_session) {
+    session_ = std::make_unique<gpu::NativeSession>(*options.native_helper, options.native_timeout);
+  } else {
+    native_.emplace(*options.native_helper, options.native_timeout);
+  }
 }
 
 std::optional<DriverAnswer> NativeAnswerCache::driver() const {
@@ -21,7 +26,7 @@ std::optional<std::vector<GpuAnswer>> NativeAnswerCache::gpus() const {
 }
 
 std::optional<LoadAnswer> NativeAnswerCache::load(const std::string& library) const {
-  if (!native_) return std::nullopt;
+  if (!native_ && !session_) return std::nullopt;
   // The driver query already loaded NVML and the CUDA driver; ask a child again only for others.
   if (const auto* all = answers()) {
     const auto known = all->loads.find(library);
@@ -30,12 +35,14 @@ std::optional<LoadAnswer> NativeAnswerCache::load(const std::string& library) co
   std::lock_guard lock(loads_mutex_);
   const auto it = loads_.find(library);
   if (it != loads_.end()) return it->second;
-  return loads_.emplace(library, native_->load(library)).first->second;
+  return loads_.emplace(library, session_ ? session_->load(library) : native_->load(library))
+      .first->second;
 }
 
 const gpu::NativeAnswers* NativeAnswerCache::answers() const {
-  if (!native_) return nullptr;
-  std::call_once(once_, [this] { answers_ = native_->query_driver(); });
+  if (!native_ && !session_) return nullptr;
+  std::call_once(
+      once_, [this] { answers_ = session_ ? session_->query_driver() : native_->query_driver(); });
   return &answers_;
 }
 

@@ -22,9 +22,10 @@ inline constexpr std::chrono::milliseconds kProgramTimeout{5000};
 // The most of a version query's output that is kept.
 inline constexpr std::size_t kMaxProgramOutput = std::size_t{1} << 16;
 
-// The native GPU answers (gpu/native_query.hpp), asked of a child process lazily and once: the
-// whole driver query on the first driver()/gpus()/load(), one child per other library. Without a
-// helper in the options everything is "not asked" (nullopt). Thread-safe.
+// The native GPU answers (gpu/native_query.hpp), each asked once: of one session child started
+// at once (LiveOptions::native_session), or lazily of a child per question (the whole driver
+// query on the first driver()/gpus()/load(), one child per other library). Without a helper in
+// the options everything is "not asked" (nullopt). Thread-safe.
 class NativeAnswerCache {
  public:
   explicit NativeAnswerCache(const LiveOptions& options);
@@ -37,6 +38,7 @@ class NativeAnswerCache {
   const gpu::NativeAnswers* answers() const;
 
   std::optional<gpu::NativeQuery> native_;
+  std::unique_ptr<gpu::NativeSession> session_;
   mutable std::once_flag once_;
   mutable gpu::NativeAnswers answers_;
   mutable std::mutex loads_mutex_;

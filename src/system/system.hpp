@@ -187,6 +187,10 @@ struct LiveOptions {
   // in its own process.
   std::optional<std::string> native_helper;
   std::chrono::milliseconds native_timeout{10000};
+  // One child for every native question, started when the System is made, so that the driver
+  // query runs while the probes read files (check, snapshot). Off: a child per question, started
+  // when it is asked (which, where it may never be).
+  bool native_session = false;
 };
 
 // The live system of the platform this binary was built for (live_system_<platform>.cpp).

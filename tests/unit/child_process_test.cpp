@@ -197,5 +197,70 @@ TEST(ChildProcess, ExitCodesSignalsAndOutput) {
   EXPECT_EQ(crashed.detail, "SIGSEGV");
 }
 
+// A child that answers requests: replies are cut at their end line, one per request.
+TEST(ChildSession, RepliesEndAtTheirOwnLine) {
+  std::string why_not;
+  auto session = start_child_session(
+      "/bin/sh", {"-c", "echo ready; echo @end; while read l; do echo \"got $l\"; echo @end; done"},
+      why_not);
+  ASSERT_TRUE(session) << why_not;
+  const ChildOutcome first = session->read_reply("@end", milliseconds(5000));
+  EXPECT_EQ(first.kind, ChildOutcome::Kind::exited);
+  EXPECT_EQ(first.output, "ready\n@end\n");
+  ASSERT_TRUE(session->send("one"));
+  ASSERT_TRUE(session->send("two"));
+  EXPECT_EQ(session->read_reply("@end", milliseconds(5000)).output, "got one\n@end\n");
+  EXPECT_EQ(session->read_reply("@end", milliseconds(5000)).output, "got two\n@end\n");
+  EXPECT_TRUE(session->alive());
+}
+
+TEST(ChildSession, AChildThatEndsOrHangsIsOver) {
+  std::string why_not;
+  auto ends = start_child_session("/bin/sh", {"-c", "echo partial; exit 4"}, why_not);
+  ASSERT_TRUE(ends) << why_not;
+  const ChildOutcome ended = ends->read_reply("@end", milliseconds(5000));
+  EXPECT_EQ(ended.kind, ChildOutcome::Kind::exited);
+  EXPECT_EQ(ended.exit_code, 4);
+  EXPECT_EQ(ended.output, "partial\n");
+  EXPECT_FALSE(ends->alive());
+  EXPECT_FALSE(ends->send("more"));
+
+  auto hangs = start_child_session("/bin/sh", {"-c", "exec sleep 1000"}, why_not);
+  ASSERT_TRUE(hangs) << why_not;
+  EXPECT_EQ(hangs->read_reply("@end", milliseconds(300)).kind, ChildOutcome::Kind::timed_out);
+  EXPECT_FALSE(hangs->alive());
+
+  EXPECT_FALSE(start_child_session("/nonexistent/program", {}, why_not));
+  EXPECT_NE(why_not.find("No such file"), std::string::npos) << why_not;
+}
+
+// Ending the session (the parent is done) ends the child and what it started.
+TEST(ChildSession, EndingTheSessionEndsTheChild) {
+  testing::TempDir dir;
+  const std::string script = background_sleeper(dir, "exec sleep 1000");
+  std::string why_not;
+  auto session = start_child_session(script, {}, why_not);
+  ASSERT_TRUE(session) << why_not;
+  std::optional<pid_t> sleeper;
+  for (int i = 0; i < 250 && (!sleeper || *sleeper <= 0); ++i) {
+    std::this_thread::sleep_for(milliseconds(20));
+    sleeper = pid_in(dir);
+  }
+  ASSERT_TRUE(sleeper && *sleeper > 0);
+  session.reset();
+  EXPECT_TRUE(gone_within(*sleeper, milliseconds(3000)));
+}
+
+TEST(ChildReply, TakesWholeRepliesOnly) {
+  std::string pending = "a\n@endless\nb\r\n@end\r\nrest";
+  EXPECT_EQ(take_reply(pending, "@end"), "a\n@endless\nb\r\n@end\r\n");
+  EXPECT_EQ(pending, "rest");
+  EXPECT_EQ(take_reply(pending, "@end"), std::nullopt);
+  pending += "\n@end";
+  EXPECT_EQ(take_reply(pending, "@end"), std::nullopt) << "the end line is not complete";
+  pending += "\n";
+  EXPECT_EQ(take_reply(pending, "@end"), "rest\n@end\n");
+}
+
 }  // namespace
 }  // namespace gpuvet::gpu

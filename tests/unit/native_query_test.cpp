@@ -127,6 +127,52 @@ TEST_F(FakeDriver, CudnnSaysItsOwnVersion) {
   EXPECT_EQ(query.load(dir + "/cudnn8/libcudnn.so.8").version, "8.9.7");
 }
 
+// One child for the whole run (--serve) answers exactly what a child per question answers.
+TEST_F(FakeDriver, OneSessionAnswersWhatAChildPerQuestionAnswers) {
+  const std::string dir = GPUVET_FAKE_DRIVER_DIR;
+  const NativeQuery separate = with("working");
+  NativeSession session(GPUVET_BINARY, 10000ms);
+  const NativeAnswers together = session.query_driver();
+  const NativeAnswers apart = separate.query_driver();
+  EXPECT_EQ(together.driver, apart.driver);
+  EXPECT_EQ(together.gpus, apart.gpus);
+  EXPECT_EQ(together.loads, apart.loads);
+  for (const std::string& library :
+       {dir + "/cudnn9/libcudnn.so.9", dir + "/cudnn8/libcudnn.so.8", dir + "/stub/libcuda.so.1"}) {
+    EXPECT_EQ(session.load(library), separate.load(library)) << library;
+  }
+  EXPECT_EQ(session.load(dir + "/cudnn9/libcudnn.so.9").version, "9.1.0");
+  EXPECT_EQ(session.query_driver().driver, apart.driver) << "asked once, kept";
+}
+
+TEST_F(FakeDriver, ASessionThatHangsIsStoppedAndLaterLoadsStillAnswer) {
+  const std::string dir = GPUVET_FAKE_DRIVER_DIR;
+  with("hang");
+  NativeSession session(GPUVET_BINARY, 1500ms);
+  const NativeAnswers answers = session.query_driver();
+  ASSERT_TRUE(answers.driver && answers.driver->error);
+  EXPECT_NE(answers.driver->error->find("hung during nvmlInit_v2"), std::string::npos)
+      << *answers.driver->error;
+  // The hung child is gone; a load gets a child of its own.
+  const sys::LoadAnswer nine = session.load(dir + "/cudnn9/libcudnn.so.9");
+  EXPECT_TRUE(nine.ok) << nine.error.value_or("");
+  EXPECT_EQ(nine.version, "9.1.0");
+}
+
+TEST_F(FakeDriver, ALoadThatCrashesTheSessionIsAnAnswer) {
+  const std::string dir = GPUVET_FAKE_DRIVER_DIR;
+  with("working");
+  NativeSession session(GPUVET_BINARY, 10000ms);
+  EXPECT_TRUE(session.query_driver().driver->installed);
+  const sys::LoadAnswer crashed = session.load(dir + "/crash/libcuda.so.1");
+  EXPECT_FALSE(crashed.ok);
+  ASSERT_TRUE(crashed.error);
+  EXPECT_TRUE(crashed.error->find("crashed") != std::string::npos ||
+              crashed.error->find("exited with status") != std::string::npos)
+      << *crashed.error;
+  EXPECT_EQ(session.load(dir + "/cudnn8/libcudnn.so.8").version, "8.9.7");
+}
+
 TEST_F(FakeDriver, NvidiaSmiStandsInWhenNvmlIsMissing) {
   smi("working");
   const NativeAnswers answers = with("no-such-directory").query_driver();
