@@ -42,12 +42,26 @@ std::string join(const std::vector<std::string>& parts, std::string_view separat
   return out;
 }
 
+namespace {
+
+// ASCII only, as to_lower: no locale, and no allocation on paths taken once per variable.
+bool same_icase(char a, char b) {
+  const auto lower = [](char c) {
+    return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
+  };
+  return lower(a) == lower(b);
+}
+
+}  // namespace
+
 bool starts_with_icase(std::string_view s, std::string_view prefix) {
-  return s.size() >= prefix.size() && to_lower(s.substr(0, prefix.size())) == to_lower(prefix);
+  return s.size() >= prefix.size() &&
+         std::equal(prefix.begin(), prefix.end(), s.begin(), same_icase);
 }
 
 bool contains_icase(std::string_view haystack, std::string_view needle) {
-  return to_lower(haystack).find(to_lower(needle)) != std::string::npos;
+  return std::search(haystack.begin(), haystack.end(), needle.begin(), needle.end(), same_icase) !=
+         haystack.end();
 }
 
 bool is_digits(std::string_view s) {

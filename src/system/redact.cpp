@@ -81,7 +81,9 @@ bool is_kept(std::string_view name) {
     if (text::contains_icase(name, word)) return false;
   }
   for (const char* kept : kKeptNames) {
-    if (text::to_lower(name) == text::to_lower(kept)) return true;
+    if (name.size() == std::string_view(kept).size() && text::starts_with_icase(name, kept)) {
+      return true;
+    }
   }
   for (const char* prefix : kKeptPrefixes) {
     if (text::starts_with_icase(name, prefix)) return true;
