@@ -33,10 +33,21 @@ class ChildSession {
   // The reply: the output up to and including the line `end_line`, kind `exited` with exit code
   // 0 while the child lives on. When the child ended (or hung) first, the outcome says how, with
   // what it printed; the session is then over, and every later call says so at once.
-  virtual ChildOutcome read_reply(std::string_view end_line, std::chrono::milliseconds timeout) = 0;
+  ChildOutcome read_reply(std::string_view end_line, std::chrono::milliseconds timeout);
   // Writes one request line ('\n' added). False when the child is gone.
   virtual bool send(std::string_view line) = 0;
   virtual bool alive() const = 0;
+
+ protected:
+  using Clock = std::chrono::steady_clock;
+  enum class Read { data, end_of_file, deadline };
+  // Appends what the child has written, waiting for it until the deadline at most.
+  virtual Read read_some(Clock::time_point deadline, std::string& into) = 0;
+  // The child's end after end of file (it ended by itself) or at the deadline (it is killed).
+  virtual ChildOutcome finish(Clock::time_point deadline, bool output_done) = 0;
+
+ private:
+  std::string pending_;
 };
 
 // The first reply in `pending` that ends with a line `end_line` ("\n" or "\r\n" after it), taken

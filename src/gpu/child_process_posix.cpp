@@ -232,31 +232,6 @@ class PosixChildSession final : public ChildSession {
   PosixChildSession(const PosixChildSession&) = delete;
   PosixChildSession& operator=(const PosixChildSession&) = delete;
 
-  ChildOutcome read_reply(std::string_view end_line, std::chrono::milliseconds timeout) override {
-    ChildOutcome outcome;
-    if (!alive()) {
-      outcome.detail = "the child has ended";
-      return outcome;
-    }
-    const auto deadline = Clock::now() + timeout;
-    char buffer[16384];
-    while (true) {
-      if (auto reply = take_reply(pending_, end_line)) {
-        outcome.kind = ChildOutcome::Kind::exited;
-        outcome.output = std::move(*reply);
-        return outcome;
-      }
-      pollfd p{child_.out, POLLIN, 0};
-      const int ready = poll(&p, 1, remaining_ms(deadline));
-      if (ready < 0 && errno == EINTR) continue;
-      if (ready == 0) return finish(deadline, false);
-      const ssize_t n = ready < 0 ? 0 : read(child_.out, buffer, sizeof buffer);
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) return finish(deadline, true);
-      if (pending_.size() < kMaxReply) pending_.append(buffer, static_cast<size_t>(n));
-    }
-  }
-
   bool send(std::string_view line) override {
     if (!alive() || child_.in < 0) return false;
     std::string text(line);
@@ -273,21 +248,31 @@ class PosixChildSession final : public ChildSession {
 
   bool alive() const override { return child_.pid > 0; }
 
- private:
-  // The most of one reply that is kept.
-  static constexpr size_t kMaxReply = size_t{1} << 20;
+ protected:
+  Read read_some(Clock::time_point deadline, std::string& into) override {
+    char buffer[16384];
+    while (true) {
+      pollfd p{child_.out, POLLIN, 0};
+      const int ready = poll(&p, 1, remaining_ms(deadline));
+      if (ready < 0 && errno == EINTR) continue;
+      if (ready == 0) return Read::deadline;
+      const ssize_t n = ready < 0 ? 0 : read(child_.out, buffer, sizeof buffer);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) return Read::end_of_file;
+      into.append(buffer, static_cast<size_t>(n));
+      return Read::data;
+    }
+  }
 
-  // The child's end: at end of file it ended by itself (reaped), at the deadline it is killed.
-  ChildOutcome finish(Clock::time_point deadline, bool output_done) {
+  ChildOutcome finish(Clock::time_point deadline, bool output_done) override {
     close_fd(child_.in);
     close_fd(child_.out);
     ChildOutcome outcome = reap(child_.pid, deadline, output_done);
     child_.pid = -1;
-    outcome.output = std::move(pending_);
-    pending_.clear();
     return outcome;
   }
 
+ private:
   // Closing its input tells the child to go; it gets a moment, then its group is killed.
   void end() {
     if (!alive()) return;
@@ -303,7 +288,6 @@ class PosixChildSession final : public ChildSession {
   }
 
   Spawned child_;
-  std::string pending_;
 };
 
 }  // namespace

@@ -301,39 +301,6 @@ class WindowsChildSession final : public ChildSession {
         input_(std::move(input)) {}
   ~WindowsChildSession() override { end(); }
 
-  ChildOutcome read_reply(std::string_view end_line, std::chrono::milliseconds timeout) override {
-    ChildOutcome outcome;
-    if (!alive()) {
-      outcome.detail = "the child has ended";
-      return outcome;
-    }
-    const auto deadline = Clock::now() + timeout;
-    char buffer[16384];
-    while (true) {
-      if (auto reply = take_reply(pending_, end_line)) {
-        outcome.kind = ChildOutcome::Kind::exited;
-        outcome.output = std::move(*reply);
-        return outcome;
-      }
-      if (Clock::now() >= deadline) return finish(deadline, false);
-      DWORD available = 0;
-      // Fails (ERROR_BROKEN_PIPE) once the pipe is empty and the child has closed it.
-      if (!PeekNamedPipe(output_.get(), nullptr, 0, nullptr, &available, nullptr)) {
-        return finish(deadline, true);
-      }
-      if (available == 0) {
-        Sleep(std::min(remaining_ms(deadline), kPollMs));
-        continue;
-      }
-      DWORD n = 0;
-      if (!ReadFile(output_.get(), buffer, std::min<DWORD>(available, sizeof buffer), &n,
-                    nullptr)) {
-        return finish(deadline, true);
-      }
-      if (pending_.size() < kMaxReply) pending_.append(buffer, n);
-    }
-  }
-
   bool send(std::string_view line) override {
     if (!alive() || !input_) return false;
     std::string text(line);
@@ -346,19 +313,39 @@ class WindowsChildSession final : public ChildSession {
 
   bool alive() const override { return static_cast<bool>(process_); }
 
- private:
-  static constexpr size_t kMaxReply = size_t{1} << 20;
+ protected:
+  Read read_some(Clock::time_point deadline, std::string& into) override {
+    char buffer[16384];
+    while (Clock::now() < deadline) {
+      DWORD available = 0;
+      // Fails (ERROR_BROKEN_PIPE) once the pipe is empty and the child has closed it.
+      if (!PeekNamedPipe(output_.get(), nullptr, 0, nullptr, &available, nullptr)) {
+        return Read::end_of_file;
+      }
+      if (available == 0) {
+        Sleep(std::min(remaining_ms(deadline), kPollMs));
+        continue;
+      }
+      DWORD n = 0;
+      if (!ReadFile(output_.get(), buffer, std::min<DWORD>(available, sizeof buffer), &n,
+                    nullptr)) {
+        return Read::end_of_file;
+      }
+      into.append(buffer, n);
+      return Read::data;
+    }
+    return Read::deadline;
+  }
 
-  ChildOutcome finish(Clock::time_point deadline, bool output_done) {
+  ChildOutcome finish(Clock::time_point deadline, bool output_done) override {
     input_ = Handle();
     ChildOutcome outcome = reap(process_.get(), job_.get(), deadline, output_done);
-    outcome.output = std::move(pending_);
-    pending_.clear();
     process_ = Handle();
     output_ = Handle();
     return outcome;
   }
 
+ private:
   // Closing its input tells the child to go; it gets a moment, then its job is ended.
   void end() {
     if (!alive()) return;
@@ -371,7 +358,6 @@ class WindowsChildSession final : public ChildSession {
   Handle job_;
   Handle output_;
   Handle input_;
-  std::string pending_;
 };
 
 }  // namespace

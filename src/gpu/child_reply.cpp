@@ -19,4 +19,33 @@ std::optional<std::string> take_reply(std::string& pending, std::string_view end
   return std::nullopt;
 }
 
+ChildOutcome ChildSession::read_reply(std::string_view end_line,
+                                      std::chrono::milliseconds timeout) {
+  // The most of one reply that is kept.
+  constexpr size_t kMaxReply = size_t{1} << 20;
+  if (!alive()) {
+    ChildOutcome over;
+    over.detail = "the child has ended";
+    return over;
+  }
+  const auto deadline = Clock::now() + timeout;
+  std::string chunk;
+  while (true) {
+    if (auto reply = take_reply(pending_, end_line)) {
+      ChildOutcome outcome;
+      outcome.kind = ChildOutcome::Kind::exited;
+      outcome.output = std::move(*reply);
+      return outcome;
+    }
+    chunk.clear();
+    const Read read = read_some(deadline, chunk);
+    if (pending_.size() < kMaxReply) pending_ += chunk;
+    if (read == Read::data) continue;
+    ChildOutcome outcome = finish(deadline, read == Read::end_of_file);
+    outcome.output = std::move(pending_);
+    pending_.clear();
+    return outcome;
+  }
+}
+
 }  // namespace gpuvet::gpu
