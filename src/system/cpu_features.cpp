@@ -142,8 +142,9 @@ std::optional<CpuFeatures> cpu_features_from_cpuinfo(const std::string& cpuinfo)
   for (const auto& line : text::split(cpuinfo, '\n')) {
     const size_t colon = line.find(':');
     if (colon == std::string::npos) continue;
-    const std::string_view key = text::trim(line.substr(0, colon));
-    const std::string value(text::trim(line.substr(colon + 1)));
+    const std::string_view whole(line);
+    const std::string_view key = text::trim(whole.substr(0, colon));
+    const std::string value(text::trim(whole.substr(colon + 1)));
     if (key == "vendor_id" && !vendor) vendor = value;
     if (key == "flags" && !flags) flags = value;
   }
