@@ -31,9 +31,10 @@ std::string shaped(const std::string& prefix, const std::string& tag, size_t len
 // Every planted secret; a test that finds one in an output names it.
 struct Corpus {
   std::vector<std::string> secrets;
-  const std::string& add(std::string s) {
-    secrets.push_back(std::move(s));
-    return secrets.back();
+  // A copy: a reference into the vector would dangle at the next add in the same expression.
+  std::string add(std::string s) {
+    secrets.push_back(s);
+    return s;
   }
 };
 
