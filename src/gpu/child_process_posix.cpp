@@ -316,8 +316,10 @@ ChildOutcome run_child(const std::string& executable, const std::vector<std::str
   const auto deadline = Clock::now() + timeout;
   std::string output;
   const bool output_done = drain(spawned.out, output, max_output, deadline);
-  close_fd(spawned.out);
   ChildOutcome outcome = reap(spawned.pid, deadline, output_done);
+  // What a killed child wrote just before the deadline is still in the pipe: its last stage.
+  if (!output_done) drain(spawned.out, output, max_output, Clock::now());
+  close_fd(spawned.out);
   outcome.output = std::move(output);
   return outcome;
 }

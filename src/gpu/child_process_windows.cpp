@@ -316,13 +316,14 @@ class WindowsChildSession final : public ChildSession {
  protected:
   Read read_some(Clock::time_point deadline, std::string& into) override {
     char buffer[16384];
-    while (Clock::now() < deadline) {
+    while (true) {
       DWORD available = 0;
       // Fails (ERROR_BROKEN_PIPE) once the pipe is empty and the child has closed it.
       if (!PeekNamedPipe(output_.get(), nullptr, 0, nullptr, &available, nullptr)) {
         return Read::end_of_file;
       }
       if (available == 0) {
+        if (Clock::now() >= deadline) return Read::deadline;
         Sleep(std::min(remaining_ms(deadline), kPollMs));
         continue;
       }
@@ -334,7 +335,6 @@ class WindowsChildSession final : public ChildSession {
       into.append(buffer, n);
       return Read::data;
     }
-    return Read::deadline;
   }
 
   ChildOutcome finish(Clock::time_point deadline, bool output_done) override {

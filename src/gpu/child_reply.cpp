@@ -41,6 +41,12 @@ ChildOutcome ChildSession::read_reply(std::string_view end_line,
     const Read read = read_some(deadline, chunk);
     if (pending_.size() < kMaxReply) pending_ += chunk;
     if (read == Read::data) continue;
+    // At the deadline, what the child has written by now still names its last stage.
+    while (read == Read::deadline && pending_.size() < kMaxReply) {
+      chunk.clear();
+      if (read_some(Clock::now(), chunk) != Read::data) break;
+      pending_ += chunk;
+    }
     ChildOutcome outcome = finish(deadline, read == Read::end_of_file);
     outcome.output = std::move(pending_);
     pending_.clear();

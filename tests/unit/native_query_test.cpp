@@ -82,7 +82,7 @@ TEST_F(FakeDriver, ACrashInsideTheDriverBecomesAnAnswer) {
 
 TEST_F(FakeDriver, AHangIsStoppedAtTheDeadline) {
   const auto started = std::chrono::steady_clock::now();
-  const NativeAnswers answers = with("hang", 1500ms).query_driver();
+  const NativeAnswers answers = with("hang", 3000ms).query_driver();
   const auto took = std::chrono::steady_clock::now() - started;
   ASSERT_TRUE(answers.driver && answers.driver->error);
   EXPECT_NE(answers.driver->error->find("hung during nvmlInit_v2"), std::string::npos)
@@ -148,7 +148,7 @@ TEST_F(FakeDriver, OneSessionAnswersWhatAChildPerQuestionAnswers) {
 TEST_F(FakeDriver, ASessionThatHangsIsStoppedAndLaterLoadsStillAnswer) {
   const std::string dir = GPUVET_FAKE_DRIVER_DIR;
   with("hang");
-  NativeSession session(GPUVET_BINARY, 1500ms);
+  NativeSession session(GPUVET_BINARY, 3000ms);
   const NativeAnswers answers = session.query_driver();
   ASSERT_TRUE(answers.driver && answers.driver->error);
   EXPECT_NE(answers.driver->error->find("hung during nvmlInit_v2"), std::string::npos)
