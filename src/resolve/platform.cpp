@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <array>
 #include <string_view>
+#include <utility>
 
+#include "core/text.hpp"
 #include "system/cpu_features.hpp"
 
 namespace gpuvet::resolve {
@@ -84,6 +86,9 @@ void set_cpu_dependent(const sys::System& system, Platform& platform) {
     platform.hwcaps_source = "cpuinfo";
   }
   if (cpu) {
+    if (const auto tunables = system.env("GLIBC_TUNABLES")) {
+      cpu = without_tuned_off(std::move(*cpu), *tunables);
+    }
     platform.hwcaps = x86_64_levels(*cpu);
     platform.platform = x86_64_platform(*cpu);
     return;
@@ -117,6 +122,36 @@ std::vector<std::string> x86_64_levels(const sys::CpuFeatures& cpu) {
     }
   }
   return levels;
+}
+
+sys::CpuFeatures without_tuned_off(sys::CpuFeatures cpu, std::string_view glibc_tunables) {
+  // The CPU features glibc's hwcaps tunable may turn off (CHECK_GLIBC_IFUNC_CPU_OFF in
+  // cpu-tunables.c) that matter here, with /proc/cpuinfo's name for each; the loader oracle
+  // checks each against ld.so (F16C, say, cannot be turned off).
+  static constexpr std::array<std::pair<std::string_view, std::string_view>, 21> kNames = {{
+      {"AVX", "avx"},           {"AVX2", "avx2"},         {"AVX512F", "avx512f"},
+      {"AVX512BW", "avx512bw"}, {"AVX512CD", "avx512cd"}, {"AVX512DQ", "avx512dq"},
+      {"AVX512ER", "avx512er"}, {"AVX512PF", "avx512pf"}, {"AVX512VL", "avx512vl"},
+      {"BMI1", "bmi1"},         {"BMI2", "bmi2"},         {"CMOV", "cmov"},
+      {"CX8", "cx8"},           {"FMA", "fma"},           {"LZCNT", "abm"},
+      {"MOVBE", "movbe"},       {"OSXSAVE", "osxsave"},   {"POPCNT", "popcnt"},
+      {"SSE4_1", "sse4_1"},     {"SSE4_2", "sse4_2"},     {"SSSE3", "ssse3"},
+  }};
+  // GLIBC_TUNABLES=name=value:name=value; the hwcaps value is a comma-separated list.
+  for (const auto& tunable : text::split(glibc_tunables, ':')) {
+    constexpr std::string_view kHwcaps = "glibc.cpu.hwcaps=";
+    if (!std::string_view(tunable).starts_with(kHwcaps)) continue;
+    for (const auto& item : text::split(tunable.substr(kHwcaps.size()), ',')) {
+      if (item.size() < 2 || item.front() != '-') continue;
+      const std::string_view name = std::string_view(item).substr(1);
+      for (const auto& [glibc, cpuinfo] : kNames) {
+        if (glibc != name) continue;
+        const auto it = std::lower_bound(cpu.usable.begin(), cpu.usable.end(), cpuinfo);
+        if (it != cpu.usable.end() && *it == cpuinfo) cpu.usable.erase(it);
+      }
+    }
+  }
+  return cpu;
 }
 
 std::string x86_64_platform(const sys::CpuFeatures& cpu) {

@@ -7,6 +7,7 @@
 // compare them with what `ld.so --help` prints.
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "system/system.hpp"
@@ -40,6 +41,11 @@ Platform detect_platform(const sys::System& system, const std::string& arch = ""
 // its hwcaps subdirectories ("x86-64-v4", "x86-64-v3", "x86-64-v2"). Levels follow the x86-64
 // psABI; glibc checks the same features (sysdeps/x86_64/dl-hwcaps-subdirs.c).
 std::vector<std::string> x86_64_levels(const sys::CpuFeatures& cpu);
+
+// The features left after GLIBC_TUNABLES's glibc.cpu.hwcaps turned some off ("-AVX2,-AVX512F";
+// glibc 2.33+ sysdeps/x86/cpu-tunables.c): the loader picks its subdirectories from what is left.
+// Names glibc does not let a tunable turn off are ignored, as glibc ignores them.
+sys::CpuFeatures without_tuned_off(sys::CpuFeatures cpu, std::string_view glibc_tunables);
 
 // $PLATFORM on x86-64 as glibc sets it (sysdeps/x86/cpu-features.c, init_cpu_features, since
 // glibc 2.26 and still in 2.41): "xeon_phi" or "haswell" on Intel CPUs with those features,

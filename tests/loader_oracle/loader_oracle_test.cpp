@@ -37,16 +37,23 @@ namespace fs = std::filesystem;
 // oracle) and, where a case has one, a loader cache read from a test file.
 class CaseSystem final : public sys::System {
  public:
-  CaseSystem(std::optional<std::string> llp, std::optional<sys::LdCache> cache = std::nullopt)
-      : live_(sys::make_live_system()), llp_(std::move(llp)), cache_(std::move(cache)) {}
+  CaseSystem(std::optional<std::string> llp, std::optional<sys::LdCache> cache = std::nullopt,
+             std::optional<std::string> tunables = std::nullopt)
+      : live_(sys::make_live_system()),
+        llp_(std::move(llp)),
+        cache_(std::move(cache)),
+        tunables_(std::move(tunables)) {}
 
   sys::HostInfo host() const override { return live_->host(); }
   std::optional<std::string> env(std::string_view name) const override {
+    if (name == "GLIBC_TUNABLES") return tunables_;
     return name == "LD_LIBRARY_PATH" ? llp_ : std::nullopt;
   }
   std::map<std::string, std::string> environment() const override {
-    if (!llp_) return {};
-    return {{"LD_LIBRARY_PATH", *llp_}};
+    std::map<std::string, std::string> all;
+    if (llp_) all["LD_LIBRARY_PATH"] = *llp_;
+    if (tunables_) all["GLIBC_TUNABLES"] = *tunables_;
+    return all;
   }
   std::optional<sys::FileInfo> file_info(const std::string& path) const override {
     return live_->file_info(path);
@@ -92,6 +99,7 @@ class CaseSystem final : public sys::System {
   std::unique_ptr<sys::System> live_;
   std::optional<std::string> llp_;
   std::optional<sys::LdCache> cache_;
+  std::optional<std::string> tunables_;
 };
 
 std::string run_command(const std::string& command) {
@@ -114,11 +122,14 @@ struct LdSoFacts {
   std::optional<std::string> platform;
 };
 
-LdSoFacts read_ld_so_help() {
+// With exactly the GLIBC_TUNABLES given (none when empty), whatever the test runs under.
+LdSoFacts read_ld_so_help(const std::string& tunables = "") {
   LdSoFacts facts;
+  const std::string env =
+      "env -u GLIBC_TUNABLES " + (tunables.empty() ? "" : "GLIBC_TUNABLES=" + tunables + " ");
   for (const char* ld_so : {"/lib64/ld-linux-x86-64.so.2", "/lib/ld-linux-aarch64.so.1"}) {
     if (!fs::exists(ld_so)) continue;
-    for (const auto& line : text::split(run_command(std::string(ld_so) + " --help"), '\n')) {
+    for (const auto& line : text::split(run_command(env + ld_so + " --help"), '\n')) {
       const std::string trimmed(text::trim(line));
       if (trimmed.ends_with("(system search path)")) {
         facts.found = true;
@@ -571,6 +582,25 @@ TEST(LoaderOracleCases, DetectedPlatformMatchesLdSo) {
   }
   if (ld_so().platform) {
     EXPECT_EQ(platform.platform, *ld_so().platform);
+  }
+}
+
+// GLIBC_TUNABLES=glibc.cpu.hwcaps=-X turns features off for the loader: every name glibc takes
+// (and a few it ignores) against what ld.so then searches.
+TEST(LoaderOracleCases, TunablesThatTurnFeaturesOffMatchLdSo) {
+  if (!ld_so().found || ld_so().hwcaps.empty())
+    GTEST_SKIP() << "this ld.so --help lists no glibc-hwcaps subdirectories";
+  for (const char* name :
+       {"AVX",    "AVX2",   "AVX512F", "AVX512BW", "AVX512CD", "AVX512DQ", "AVX512VL",
+        "BMI1",   "BMI2",   "F16C",    "FMA",      "LZCNT",    "MOVBE",    "OSXSAVE",
+        "POPCNT", "SSE4_1", "SSE4_2",  "SSSE3",    "SSE3",     "CX16",     "NOSUCH"}) {
+    const std::string tunables = std::string("glibc.malloc.check=0:glibc.cpu.hwcaps=-") + name;
+    const Platform platform = detect_platform(CaseSystem(std::nullopt, std::nullopt, tunables));
+    const LdSoFacts facts = read_ld_so_help(tunables);
+    EXPECT_EQ(platform.hwcaps, facts.hwcaps) << tunables;
+    if (facts.platform) {
+      EXPECT_EQ(platform.platform, *facts.platform) << tunables;
+    }
   }
 }
 

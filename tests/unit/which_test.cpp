@@ -138,6 +138,30 @@ TEST(Platform, RecordedCpuidBeatsCpuinfo) {
   EXPECT_EQ(q.hwcaps_source, "cpuinfo");
 }
 
+// GLIBC_TUNABLES turns features off for the loader, and so for which (the loader oracle checks
+// every name against ld.so): AVX-512 off leaves v3, LZCNT off leaves v2; unknown names change
+// nothing.
+TEST(Platform, TunablesTurnFeaturesOff) {
+  const json cpu = {
+      {"vendor", "GenuineIntel"},
+      {"usable", {"abm",      "avx",     "avx2", "avx512bw", "avx512cd", "avx512dq", "avx512f",
+                  "avx512vl", "bmi1",    "bmi2", "cx16",     "f16c",     "fma",      "lahf_lm",
+                  "movbe",    "osxsave", "pni",  "popcnt",   "sse4_1",   "sse4_2",   "ssse3"}}};
+  const auto levels_with = [&cpu](const std::string& tunables) {
+    const sys::ReplaySystem system(testing::linux_snapshot(
+        {{"host", {{"arch", "x86_64"}, {"cpu", cpu}}}, {"env", {{"GLIBC_TUNABLES", tunables}}}}));
+    return detect_platform(system);
+  };
+  EXPECT_EQ(levels_with("glibc.cpu.hwcaps=-AVX512F").hwcaps,
+            (std::vector<std::string>{"x86-64-v3", "x86-64-v2"}));
+  const Platform no_lzcnt = levels_with("glibc.malloc.check=3:glibc.cpu.hwcaps=-LZCNT,-NOSUCH");
+  EXPECT_EQ(no_lzcnt.hwcaps, (std::vector<std::string>{"x86-64-v2"}));
+  EXPECT_EQ(no_lzcnt.platform, "x86_64") << "haswell needs LZCNT";
+  EXPECT_EQ(levels_with("glibc.cpu.hwcaps=-F16C,AVX2").hwcaps,
+            (std::vector<std::string>{"x86-64-v4", "x86-64-v3", "x86-64-v2"}));
+  EXPECT_EQ(levels_with("glibc.cpu.hwcaps=-F16C,AVX2").platform, "haswell");
+}
+
 TEST(Platform, DebianAndRpmLayouts) {
   const sys::ReplaySystem debian(testing::linux_snapshot(
       {{"host", {{"arch", "x86_64"}}},
