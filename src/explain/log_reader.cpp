@@ -157,12 +157,45 @@ size_t LogReader::skip_to_candidates(std::string_view bytes, size_t pos) {
   return pos;
 }
 
+namespace {
+
+// How much of the beginning decides whether NUL-free input is text, and the least that can.
+constexpr size_t kBinarySniffBytes = 4096;
+constexpr size_t kBinarySniffMinimum = 256;
+
+// A log's text has almost no C0 control bytes beyond whitespace, backspace and ESC (colour
+// codes); random or compressed data has one in about ten bytes (26 of 256 values).
+bool thick_with_control_bytes(std::string_view head) {
+  size_t control = 0;
+  for (const unsigned char c : head) {
+    const bool allowed = c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v' ||
+                         c == '\b' || c == 0x1b || c == 0x07;
+    if ((c < 0x20 && !allowed) || c == 0x7f) ++control;
+  }
+  return control * 20 > head.size();  // more than 5%
+}
+
+}  // namespace
+
+Result<bool> LogReader::sniff_binary(std::string_view bytes, bool at_end) {
+  if (binary_sniffed_) return true;
+  binary_sniff_.append(bytes.substr(0, kBinarySniffBytes - binary_sniff_.size()));
+  if (binary_sniff_.size() < kBinarySniffBytes && !at_end) return true;
+  binary_sniffed_ = true;
+  const bool binary =
+      binary_sniff_.size() >= kBinarySniffMinimum && thick_with_control_bytes(binary_sniff_);
+  binary_sniff_.clear();
+  if (binary) return make_error("binary data, not a text log (control bytes in its beginning)");
+  return true;
+}
+
 Result<bool> LogReader::feed_utf8(std::string_view bytes) {
   if (const void* nul = std::memchr(bytes.data(), '\0', bytes.size())) {
     const size_t at = static_cast<size_t>(static_cast<const char*>(nul) - bytes.data());
     return make_error("binary data, not a text log (a NUL byte at offset " +
                       std::to_string(consumed_ + at) + ")");
   }
+  if (auto text = sniff_binary(bytes, false); !text) return text.error();
   consumed_ += bytes.size();
   split_lines(bytes);
   return true;
@@ -305,6 +338,7 @@ Result<ReadSummary> LogReader::finish() {
     head_.clear();
     if (auto fed = feed_utf8(pending); !fed) return fed.error();
   }
+  if (auto text = sniff_binary({}, true); !text) return text.error();
   if (line_end_ == LineEnd::unknown) {
     // Shorter than the sniff: decide on what there is.
     line_end_ = line_end_head_.find('\r') != std::string::npos ? LineEnd::cr : LineEnd::lf;

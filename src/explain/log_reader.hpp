@@ -42,7 +42,8 @@ class LogReader {
   // (and those with escape sequences, which could split a message) are delivered; the others are
   // counted (explain passes "where could a signature match?").
   void set_candidate_finder(CandidateFinder finder) { finder_ = std::move(finder); }
-  // An error for binary input (NUL bytes in UTF-8 text, or undecodable UTF-16).
+  // An error for binary input (NUL bytes in UTF-8 text, undecodable UTF-16, or a beginning
+  // thick with control bytes, as random data without a NUL is).
   Result<bool> feed(std::string_view bytes);
   Result<ReadSummary> finish();
 
@@ -50,6 +51,7 @@ class LogReader {
   enum class Encoding { unknown, utf8, utf16le, utf16be };
   enum class LineEnd { unknown, lf, cr };
   Result<bool> feed_utf8(std::string_view bytes);
+  Result<bool> sniff_binary(std::string_view bytes, bool at_end);
   void split_lines(std::string_view bytes);
   void deliver(std::string_view bytes);
   Result<bool> feed_decoded(std::string_view bytes);
@@ -70,7 +72,9 @@ class LogReader {
   bool line_overflow_ = false;
   std::string utf16_carry_;  // an odd byte or half a surrogate pair between chunks
   bool stopped_ = false;
-  size_t consumed_ = 0;  // decoded bytes read, for error messages
+  size_t consumed_ = 0;       // decoded bytes read, for error messages
+  std::string binary_sniff_;  // the first decoded bytes, until kBinarySniffBytes are seen
+  bool binary_sniffed_ = false;
   ReadSummary summary_;
 };
 

@@ -2,6 +2,8 @@
 // reasoning, and the accuracy on real excerpts from public issue threads.
 #include <gtest/gtest.h>
 
+#include <cstdint>
+
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <random>
@@ -115,6 +117,33 @@ TEST(LogReader, BinaryEmptyAndBlankInputAreErrors) {
       read_log_text(std::string("ab\0cd", 5), [](size_t, std::string_view) { return true; }).ok());
   EXPECT_FALSE(read_log_text("", [](size_t, std::string_view) { return true; }).ok());
   EXPECT_FALSE(read_log_text(" \n\t\r\n", [](size_t, std::string_view) { return true; }).ok());
+}
+
+// Random bytes with no NUL in them (a compressed file, an image) are binary too; a real log with
+// colour codes, progress-bar redraws, backspaces and GBK-encoded Chinese is text.
+TEST(LogReader, ControlBytesWithoutANulAreBinary) {
+  const auto accept = [](size_t, std::string_view) { return true; };
+  std::string random;
+  std::uint32_t state = 12345;
+  while (random.size() < 8192) {
+    state = state * 1664525u + 1013904223u;  // a fixed LCG: the same bytes on every machine
+    const char c = static_cast<char>(state >> 24);
+    if (c != '\0') random += c;
+  }
+  const auto refused = read_log_text(random, accept);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.error().message.find("binary data"), std::string::npos);
+
+  std::string log;
+  while (log.size() < 8192) {
+    log +=
+        "\x1b[32mEpoch 1/10\x1b[0m\r 12/100 [==>...] - ETA: 3s\b\b\r100/100 [====] loss: 0.3\n"
+        "2020-04-01 W tensorflow/stream_executor/platform/default/dso_loader.cc:55] "
+        "\xd5\xd2\xb2\xbb\xb5\xbd\xd6\xb8\xb6\xa8\xb5\xc4\xc4\xa3\xbf\xe9 cudnn64_7.dll\n";
+  }
+  EXPECT_TRUE(read_log_text(log, accept).ok());
+  // Too short to judge: a few odd bytes are not "binary".
+  EXPECT_TRUE(read_log_text(random.substr(0, 100) + "\nImportError: libcudnn.so.8\n", accept).ok());
 }
 
 TEST(LogReader, HugeLinesAreCutNotKept) {
