@@ -517,7 +517,8 @@ TEST(CliPlan, WriteRefusesFilesAlreadyThereAndFollowsNoLink) {
 
 TEST(CliPlan, BadRequestsAreOneLineWithExitTwo) {
   for (const char* args :
-       {"plan", "plan caffe", "plan cupy --os linux", "plan tensorflow==9.9 --os linux",
+       {"plan", "plan caffe", "plan cupy==99 --os linux", "plan paddlepaddle-gpu==1.0 --os linux",
+        "plan onnxruntime-gpu==0.1 --os linux", "plan tensorflow==9.9 --os linux",
         "plan tensorflow==2.x", "plan torch --os mac", "plan torch --cc 86",
         "plan torch --cc 8.6.1", "plan torch --gpu \"RTX 3061 Ultra\" --os linux",
         "plan torch --gpu x --cc 8.6", "plan torch --driver 5a5", "plan torch --python three",

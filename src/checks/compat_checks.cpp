@@ -12,6 +12,7 @@
 #include "checks/checks.hpp"
 #include "core/text.hpp"
 #include "core/version.hpp"
+#include "frameworks/framework.hpp"
 #include "kb/queries.hpp"
 #include "system/paths.hpp"
 
@@ -200,12 +201,9 @@ std::optional<bool> runs_on(const std::vector<std::string>& targets, const std::
 // The minimum compute capability of the framework's official builds, from data/framework_min_cc
 // (families: tensorflow, torch-cu121 ..., jax-cuda12 ...).
 Result<std::optional<kb::Row>> family_minimum(const kb::Kb& kb, const FrameworkFact& fw) {
-  std::string family = fw.name;
-  if (fw.name == "torch" && fw.cuda) {
-    family = "torch-cu" + text::join(text::split(*fw.cuda, '.'), "");
-  } else if (fw.name == "jax" && fw.cuda) {
-    family = "jax-cuda" + version::major(*fw.cuda);
-  }
+  const frameworks::Framework* framework = frameworks::of(fw);
+  const std::string family =
+      framework && framework->min_cc_family ? framework->min_cc_family(fw) : fw.name;
   auto rows = kb::rows_where(kb, "framework_min_cc", "family", family);
   if (!rows) return rows.error();
   const std::string version = fw.version ? text::split(*fw.version, '+').front() : "";
@@ -486,15 +484,13 @@ Result<bool> check_framework_libraries(const CheckContext& context,
                                                        ? "compat.lib.missing_evidence"
                                                        : "compat.lib.missing_evidence_dlopen",
                                                    args));
-          // TensorFlow 2.14 and later bring CUDA and cuDNN as pip wheels with [and-cuda]
-          // (shared/reference/tensorflow_facts.md §3); Linux and WSL2 only.
-          const bool and_cuda = !windows && fw.name == "tensorflow" && fw.version &&
-                                version::compare(version::prefix(*fw.version, 2), "2.14") >= 0;
-          if (and_cuda) {
-            finding->fix.push_back(
-                context.text("compat.lib.missing_fix_and_cuda",
-                             {{"python", env_python(env, windows)},
-                              {"version", text::split(*fw.version, '+').front()}}));
+          // Builds whose wheels can bring the libraries say how (tensorflow[and-cuda]).
+          const frameworks::Framework* framework = frameworks::of(fw);
+          if (framework && framework->missing_library_fix) {
+            if (auto note = framework->missing_library_fix(fw, windows)) {
+              note->args.emplace_back("python", env_python(env, windows));
+              finding->fix.push_back(context.text(note->key, note->args));
+            }
           }
           if (lib.new_terminal) {
             // The saved Path has it; this terminal started before it was added.
@@ -555,8 +551,10 @@ Result<bool> check_libdevice(const CheckContext& context, std::vector<Finding>& 
           {"wheel", major == "13" ? "nvidia-cuda-nvcc" : "nvidia-cuda-nvcc-cu" + major},
           {"toolkit", toolkit.value_or("")}};
       // JAX compiles everything with XLA; TensorFlow only what it JIT-compiles.
+      const frameworks::Framework* framework = frameworks::of(fw);
+      const bool always = framework && framework->libdevice == frameworks::Libdevice::always;
       auto finding = context.finding("cuda.nvvm_libdevice_missing",
-                                     fw.name == "jax" ? Severity::error : Severity::warning,
+                                     always ? Severity::error : Severity::warning,
                                      "compat.libdevice.title", args);
       if (!finding) return finding.error();
       finding->evidence.push_back(context.text("compat.libdevice.evidence", args));

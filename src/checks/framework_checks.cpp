@@ -9,8 +9,8 @@
 #include "checks/checks.hpp"
 #include "core/text.hpp"
 #include "core/version.hpp"
+#include "frameworks/framework.hpp"
 #include "kb/queries.hpp"
-#include "python/framework_files.hpp"
 #include "system/paths.hpp"
 
 namespace gpuvet::checks {
@@ -62,10 +62,11 @@ Result<bool> report_cpu_only(const CheckContext& context, const PythonEnvFact& e
         {{"package", f.package}, {"version", f.version.value_or("?")}, {"how", *f.declared_by}});
   }
   if (!gpu) finding->evidence.push_back(context.text("framework.evidence.no_gpu"));
-  const std::string fix_key =
-      distribution_managed(f) ? std::string("framework.cpu_only_build.fix.distribution")
-                              : fmt::format("framework.cpu_only_build.fix.{}{}", f.name,
-                                            windows && f.name == "tensorflow" ? ".windows" : "");
+  // A family's Windows advice, where the catalog has one, wins over its general advice.
+  std::string fix_key = distribution_managed(f)
+                            ? std::string("framework.cpu_only_build.fix.distribution")
+                            : fmt::format("framework.cpu_only_build.fix.{}", f.name);
+  if (windows && context.messages().has(fix_key + ".windows")) fix_key += ".windows";
   if (context.messages().has(fix_key)) finding->fix.push_back(context.text(fix_key, args));
   finding->fix.push_back(context.text("framework.fix.plan", args));
   finding->affects.push_back(env.path);
@@ -77,8 +78,11 @@ Result<bool> report_cpu_only(const CheckContext& context, const PythonEnvFact& e
 // (tensorflow/python/platform/self_check.py: `tensorflow` requires `tensorflow-intel`).
 bool windows_meta_pair(const std::vector<const FrameworkFact*>& builds) {
   if (builds.size() != 2) return false;
+  const frameworks::Framework* framework = frameworks::of(*builds[0]);
+  if (!framework || framework->windows_companion.empty()) return false;
   std::set<std::string> names = {builds[0]->package, builds[1]->package};
-  return names == std::set<std::string>{"tensorflow", "tensorflow-intel"} &&
+  return names == std::set<std::string>{std::string(framework->family),
+                                        std::string(framework->windows_companion)} &&
          public_version(builds[0]->version) == public_version(builds[1]->version);
 }
 

@@ -9,6 +9,7 @@
 #include "cli/app.hpp"
 #include "core/text.hpp"
 #include "core/version.hpp"
+#include "frameworks/framework.hpp"
 #include "kb/queries.hpp"
 #include "report/render_kb.hpp"
 
@@ -99,41 +100,50 @@ Result<bool> answer_cudnn(const kb::Kb& kb, const std::string& v, KbAnswer& answ
   return !answer.sections.back().rows.empty();
 }
 
+// The framework's build table: the rows of the release asked for, or all.
+Result<std::vector<kb::Row>> build_rows(const kb::Kb& kb, const frameworks::Framework& framework,
+                                        const std::string& v) {
+  const std::string table(framework.kb_table);
+  if (!framework.kb_version_column.empty()) {
+    return kb::rows_for_version(kb, table, std::string(framework.kb_version_column), v);
+  }
+  // A table of the current variants only (JAX's) answers every version with all its rows.
+  const bool versioned = framework.versioned_builds;
+  return kb::rows_if(kb, table, [&](const kb::Row& row) {
+    return v.empty() || !versioned ||
+           kb::version_in_range(v, row.get("version_from"), row.get("version_to"));
+  });
+}
+
 Result<bool> answer_framework(const kb::Kb& kb, const std::string& spec_text, KbAnswer& answer) {
-  auto spec = kb::parse_framework_spec(spec_text);
+  auto spec = frameworks::parse_spec(spec_text, kb);
   if (!spec) return spec.error();
+  const std::string family(spec->framework->family);
   const std::string v = spec->version.value_or("");
   bool known = true;
-  if (spec->family == "tensorflow") {
-    if (auto r = add(answer, "tensorflow_builds",
-                     kb::rows_for_version(kb, "tensorflow_builds", "version", v));
-        !r) {
-      return r;
-    }
-    known = !answer.sections.back().rows.empty();
-  } else if (spec->family == "torch") {
-    if (auto r = add(answer, "pytorch_builds",
-                     kb::rows_for_version(kb, "pytorch_builds", "torch_version", v));
+  if (!spec->framework->kb_table.empty()) {
+    if (auto r = add(answer, std::string(spec->framework->kb_table),
+                     build_rows(kb, *spec->framework, v));
         !r) {
       return r;
     }
     known = !answer.sections.back().rows.empty();
   }
   // Minimum compute capability of the family's builds (jax-cuda12, jax-cuda13 for JAX).
-  if (auto r = add(
-          answer, "framework_min_cc",
-          kb::rows_if(kb, "framework_min_cc",
-                      [&](const kb::Row& row) {
-                        const std::string& family = row.get("family");
-                        return (family == spec->family || family.starts_with(spec->family + "-")) &&
-                               (v.empty() || kb::version_in_range(v, row.get("version_from"),
-                                                                  row.get("version_to")));
-                      }));
+  if (auto r =
+          add(answer, "framework_min_cc",
+              kb::rows_if(kb, "framework_min_cc",
+                          [&](const kb::Row& row) {
+                            const std::string& row_family = row.get("family");
+                            return (family == row_family || row_family.starts_with(family + "-")) &&
+                                   (v.empty() || kb::version_in_range(v, row.get("version_from"),
+                                                                      row.get("version_to")));
+                          }));
       !r) {
     return r;
   }
-  if (auto r = add(answer, "python_packages",
-                   kb::rows_where(kb, "python_packages", "family", spec->family));
+  if (auto r =
+          add(answer, "python_packages", kb::rows_where(kb, "python_packages", "family", family));
       !r) {
     return r;
   }

@@ -7,6 +7,7 @@
 #include "cli/app.hpp"
 #include "core/text.hpp"
 #include "core/version.hpp"
+#include "frameworks/framework.hpp"
 #include "kb/queries.hpp"
 #include "plan/plan.hpp"
 #include "report/render_plan.hpp"
@@ -23,10 +24,10 @@ bool well_formed(const std::string& value, size_t min_parts, size_t max_parts) {
 
 Result<plan::Request> request_from_flags(const PlanArgs& args, const kb::Kb& kb,
                                          const kb::Messages& m) {
-  auto spec = kb::parse_framework_spec(args.spec);
+  auto spec = frameworks::parse_spec(args.spec, kb);
   if (!spec) return spec.error();
   plan::Request r;
-  r.framework = spec->family;
+  r.framework = std::string(spec->framework->family);
   r.version = spec->version;
   if (r.version && !version::is_dotted(*r.version)) {
     return make_error(m.text("plan.error.version_format", {{"spec", args.spec}}));

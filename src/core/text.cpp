@@ -124,4 +124,16 @@ size_t display_width(std::string_view s) {
   return width;
 }
 
+std::string replace_all(std::string_view s, std::string_view from, std::string_view to) {
+  std::string out;
+  size_t start = 0;
+  for (size_t at = s.find(from); !from.empty() && at != std::string_view::npos;
+       at = s.find(from, start)) {
+    out.append(s.substr(start, at - start)).append(to);
+    start = at + from.size();
+  }
+  out.append(s.substr(start));
+  return out;
+}
+
 }  // namespace gpuvet::text

@@ -10,6 +10,8 @@ std::vector<std::string> split(std::string_view s, char separator);
 std::string_view trim(std::string_view s);
 std::string to_lower(std::string_view s);
 std::string join(const std::vector<std::string>& parts, std::string_view separator);
+// Every occurrence of `from` (not empty) replaced by `to`.
+std::string replace_all(std::string_view s, std::string_view from, std::string_view to);
 bool starts_with_icase(std::string_view s, std::string_view prefix);
 bool contains_icase(std::string_view haystack, std::string_view needle);
 // True when every byte is an ASCII digit and the string is not empty.

@@ -45,6 +45,10 @@ std::string prefix(std::string_view v, size_t parts) {
   return text::join(all, ".");
 }
 
+std::string major_minor(std::string_view v) {
+  return v.find('.') == std::string_view::npos ? std::string(v) + ".0" : prefix(v, 2);
+}
+
 std::string major(std::string_view v) {
   return text::split(v, '.').front();
 }

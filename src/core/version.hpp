@@ -13,6 +13,9 @@ bool agree(std::string_view a, std::string_view b);
 bool is_dotted(std::string_view v);
 // The first `parts` parts: prefix("12.4.1", 2) == "12.4"; a shorter version stays as it is.
 std::string prefix(std::string_view v, size_t parts);
+// Major and minor, a bare major counting as X.0: "10" -> "10.0", "10.1.243" -> "10.1" (TensorFlow's
+// Windows table writes CUDA 10.0 as "10").
+std::string major_minor(std::string_view v);
 // The first part: major("12.4.1") == "12".
 std::string major(std::string_view v);
 

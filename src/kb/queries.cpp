@@ -169,26 +169,4 @@ Result<std::vector<Row>> rows_where(const Kb& kb, const std::string& table, std:
   return rows_if(kb, table, [&](const Row& r) { return r.get(column) == value; });
 }
 
-Result<FrameworkSpec> parse_framework_spec(std::string_view spec) {
-  FrameworkSpec out;
-  const size_t eq = spec.find("==");
-  std::string family = text::to_lower(text::trim(spec.substr(0, eq)));
-  if (family == "pytorch") family = "torch";
-  if (family == "paddlepaddle") family = "paddle";
-  static const std::vector<std::string> known = {"tensorflow", "torch", "jax", "cupy", "paddle"};
-  if (std::find(known.begin(), known.end(), family) == known.end()) {
-    return make_error(fmt::format(
-        "unknown framework \"{}\" (one of: tensorflow, torch, jax, cupy, paddle)", family));
-  }
-  out.family = family;
-  if (eq != std::string_view::npos) {
-    const std::string version(text::trim(spec.substr(eq + 2)));
-    if (!version::is_dotted(version)) {
-      return make_error(fmt::format("\"{}\" is not a version (e.g. {}==2.1)", version, family));
-    }
-    out.version = version;
-  }
-  return out;
-}
-
 }  // namespace gpuvet::kb

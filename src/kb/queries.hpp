@@ -51,12 +51,4 @@ Result<std::vector<Row>> rows_where(const Kb& kb, const std::string& table, std:
 // "1.2.3" starts with "1.2" part by part.
 bool version_has_prefix(std::string_view version, std::string_view prefix);
 
-// FRAMEWORK[==VERSION]: the family ("tensorflow", "torch" (alias pytorch), "jax", "cupy",
-// "paddle") and the version prefix.
-struct FrameworkSpec {
-  std::string family;
-  std::optional<std::string> version;
-};
-Result<FrameworkSpec> parse_framework_spec(std::string_view spec);
-
 }  // namespace gpuvet::kb

@@ -4,10 +4,6 @@
 
 namespace gpuvet::plan {
 
-std::string cuda_minor(const std::string& cuda) {
-  return text::split(cuda, '.').size() == 1 ? cuda + ".0" : version::prefix(cuda, 2);
-}
-
 Result<std::vector<kb::Row>> releases_of(const kb::Kb& kb, const std::string& cuda) {
   return kb::rows_if(kb, "cuda_releases", [&](const kb::Row& r) {
     const std::string label = r.get("label");

@@ -15,7 +15,9 @@ inline bool older(const std::string& a, const std::string& b) {
 }
 
 // "10" (TensorFlow's Windows table for CUDA 10.0) -> "10.0"; "10.1.243" -> "10.1".
-std::string cuda_minor(const std::string& cuda);
+inline std::string cuda_minor(const std::string& cuda) {
+  return version::major_minor(cuda);
+}
 
 // The releases of a CUDA X.Y in data/cuda_releases.csv, in release order; release candidates and
 // previews are not releases to install.

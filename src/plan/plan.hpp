@@ -9,13 +9,14 @@
 
 #include "core/result.hpp"
 #include "facts/facts.hpp"
+#include "frameworks/framework.hpp"
 #include "kb/kb.hpp"
 #include "kb/messages.hpp"
 
 namespace gpuvet::plan {
 
 struct Request {
-  std::string framework;               // tensorflow | torch | jax
+  std::string framework;               // a family of the framework registry
   std::optional<std::string> version;  // a prefix: "2.1" means the newest 2.1.x
   std::string os;                      // linux | windows | wsl2
   std::optional<std::string> gpu;      // the name asked for, or the machine's
@@ -34,25 +35,7 @@ Result<Request> complete_from_facts(Request request, const Facts& facts, const k
 Result<std::string> compute_capability_of(const kb::Kb& kb, const kb::Messages& messages,
                                           const std::string& gpu);
 
-// One framework build on one platform, as the KB describes it.
-struct Build {
-  std::string framework;
-  std::string platform;  // linux | windows: the KB's platform (WSL2 runs the linux builds)
-  std::string version;   // "2.1.0", or a series "2.1" when the KB names only "2.1.x"
-  bool series = false;
-  std::optional<std::string> python_min;
-  std::optional<std::string> python_max;
-  std::optional<std::string> cuda;  // X.Y the build is made for
-  std::optional<std::string> cudnn;
-  std::string variant;                             // torch: cu121; jax: cuda12
-  std::optional<std::string> min_cc;               // the build's own minimum, when the KB knows it
-  std::vector<std::string> arch_list;              // torch: "8.6", "12.0+PTX" ...
-  std::optional<std::string> min_driver_override;  // jax: the wheel's own driver minimum
-  std::string package;                             // tensorflow-gpu, tensorflow[and-cuda] ...
-  bool wheels_bring_cuda = false;
-  bool pypi_default = false;  // the variant a plain `pip install torch==V` gets
-  std::vector<std::string> sources;
-};
+using Build = frameworks::Build;
 
 struct Blocker {
   std::string id;  // TAXONOMY.md

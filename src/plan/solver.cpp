@@ -6,6 +6,7 @@
 
 #include "core/text.hpp"
 #include "core/version.hpp"
+#include "frameworks/framework.hpp"
 #include "kb/queries.hpp"
 #include "plan/cuda_releases.hpp"
 #include "plan/plan.hpp"
@@ -176,7 +177,10 @@ Result<bool> Solver::check_compute_capability(const Build& b, const Request& r,
 
 void Solver::check_python(const Build& b, const Request& r, Evaluation& e) const {
   if (!b.python_min || !b.python_max) {
-    if (b.framework != "jax") e.notes.push_back(text("plan.note.python_range_unknown"));
+    const frameworks::Framework* framework = frameworks::find(b.framework);
+    if (!framework || framework->python_range_expected) {
+      e.notes.push_back(text("plan.note.python_range_unknown"));
+    }
     return;
   }
   if (!r.python) return;
@@ -312,7 +316,8 @@ Result<Plan> Solver::solve() {
     return make_error(text("plan.error.no_table", {{"framework", request_.framework}}));
   }
   all_ = std::move(*builds);
-  if (request_.framework == "jax" && request_.version) {
+  const frameworks::Framework* framework = frameworks::find(request_.framework);
+  if (framework && !framework->versioned_builds && request_.version) {
     return make_error(text("plan.error.jax_version"));
   }
   std::vector<Build> matching;

@@ -4,6 +4,7 @@
 
 #include "core/text.hpp"
 #include "core/version.hpp"
+#include "frameworks/framework.hpp"
 #include "kb/queries.hpp"
 #include "plan/cuda_releases.hpp"
 
@@ -33,7 +34,6 @@ class StepWriter {
     o_.steps.push_back({std::move(title), std::move(commands)});
   }
   Result<bool> package_spec();
-  Result<bool> torch_spec();
   void driver_step();
   Result<bool> toolkit_step();
   Result<bool> cudnn_step();
@@ -50,58 +50,23 @@ class StepWriter {
   const Build& b_;
   std::string cuda_;
   std::string folder_;
+  frameworks::InstallSpec install_;
 };
 
-Result<bool> StepWriter::torch_spec() {
-  auto forms = kb::rows_if(kb_, "pytorch_install", [&](const kb::Row& r) {
-    return kb::version_in_range(b_.version, r.get("torch_from"), r.get("torch_to"));
-  });
-  if (!forms) return forms.error();
-  const std::string pinned = b_.series ? b_.version + ".*" : b_.version;
-  if (forms->empty()) {
-    o_.package_spec = "torch==" + pinned;
-    o_.notes.push_back(text("plan.note.torch_install_unknown"));
-    return true;
-  }
-  const kb::Row& form = forms->front();
-  const std::string kind = form.get("form");
-  const std::string index = "https://download.pytorch.org/whl/" + b_.variant;
-  if (kind == "index-url") {
-    o_.package_spec = "torch==" + pinned;
-    o_.index_option = "--index-url";
-    o_.index_url = index;
-  } else if (kind == "extra-index-url") {
-    o_.package_spec = "torch==" + pinned + "+" + b_.variant;
-    o_.index_option = "--extra-index-url";
-    o_.index_url = index;
-  } else if (kind == "lts") {
-    o_.package_spec = "torch==" + pinned;
-    o_.index_option = "--extra-index-url";
-    o_.index_url = "https://download.pytorch.org/whl/lts/1.8/" + b_.variant;
-  } else if (kind == "find-links") {
-    o_.package_spec = b_.pypi_default ? "torch==" + pinned : "torch==" + pinned + "+" + b_.variant;
-    if (!b_.pypi_default) {
-      o_.index_option = "-f";
-      o_.index_url = "https://download.pytorch.org/whl/torch_stable.html";
-    }
-  } else {
-    o_.package_spec = "torch==" + pinned;
-    o_.notes.push_back(
-        text("plan.note.torch_download_wheel",
-             {{"url", "https://download.pytorch.org/whl/" + b_.variant + "/torch_stable.html"}}));
-  }
-  o_.build.sources.push_back("pytorch_install: " + form.get("source"));
-  return true;
-}
-
 Result<bool> StepWriter::package_spec() {
-  if (b_.framework == "torch") return torch_spec();
-  if (b_.framework == "jax") {
-    o_.package_spec = b_.package;
-    return true;
+  const frameworks::Framework* framework = frameworks::find(b_.framework);
+  if (framework && framework->install) {
+    auto spec = framework->install(b_, kb_, messages_);
+    if (!spec) return spec.error();
+    install_ = std::move(*spec);
+  } else {
+    install_ = frameworks::default_install(b_);
   }
-  const std::string package = b_.package.empty() ? b_.framework : b_.package;
-  o_.package_spec = package + "==" + b_.version;
+  o_.package_spec = install_.package_spec;
+  o_.index_option = install_.index_option;
+  o_.index_url = install_.index_url;
+  o_.notes.insert(o_.notes.end(), install_.notes.begin(), install_.notes.end());
+  o_.build.sources.insert(o_.build.sources.end(), install_.sources.begin(), install_.sources.end());
   return true;
 }
 
@@ -252,27 +217,17 @@ void StepWriter::path_step() {
 }
 
 void StepWriter::install_step() {
-  std::string command = b_.framework == "jax" ? "pip install -U \"" + o_.package_spec + "\""
-                                              : "pip install \"" + o_.package_spec + "\"";
+  std::string command = std::string(install_.upgrade ? "pip install -U \"" : "pip install \"") +
+                        o_.package_spec + "\"";
   if (o_.index_url) command += " " + o_.index_option + " " + *o_.index_url;
   add(text("plan.step.install", {{"package", o_.package_spec}}), {command});
 }
 
 void StepWriter::verify_step() {
-  std::string check;
-  if (b_.framework == "tensorflow") {
-    check = older(b_.version, "2.1")
-                ? "python -c \"import tensorflow as tf; print(tf.test.is_gpu_available())\""
-                : "python -c \"import tensorflow as tf; "
-                  "print(tf.config.list_physical_devices('GPU'))\"";
-  } else if (b_.framework == "torch") {
-    check =
-        "python -c \"import torch; print(torch.cuda.is_available(), "
-        "torch.cuda.get_device_name(0))\"";
-  } else {
-    check = "python -c \"import jax; print(jax.devices())\"";
-  }
-  add(text("plan.step.verify"), {"gpuvet verify", check});
+  const frameworks::Framework* framework = frameworks::find(b_.framework);
+  std::vector<std::string> commands = {"gpuvet verify"};
+  if (framework && framework->verify_command) commands.push_back(framework->verify_command(b_));
+  add(text("plan.step.verify"), commands);
 }
 
 Result<bool> StepWriter::write() {
@@ -294,12 +249,10 @@ Result<bool> StepWriter::write() {
     o_.notes.push_back(text("plan.note.no_toolkit",
                             {{"package", o_.package_spec}, {"cuda", b_.cuda.value_or("?")}}));
   }
-  if (b_.framework == "jax") o_.notes.push_back(text("plan.note.jax_ld_library_path"));
-  if (b_.framework == "jax" && o_.platform == "wsl2") {
-    o_.notes.push_back(text("plan.note.jax_wsl_experimental"));
-  }
-  if (b_.framework == "tensorflow" && b_.package == "tensorflow-gpu" && !older(b_.version, "2.1")) {
-    o_.notes.push_back(text("plan.note.tensorflow_same_package", {{"version", b_.version}}));
+  const frameworks::Framework* framework = frameworks::find(b_.framework);
+  if (framework && framework->plan_notes) {
+    for (const auto& note : framework->plan_notes(b_, o_.platform))
+      o_.notes.push_back(text(note.key, note.args));
   }
   return true;
 }
@@ -324,7 +277,8 @@ std::string environment_python(const Option& option, const Request& request) {
 
 std::string environment_name(const Option& option) {
   const Build& b = option.build;
-  const std::string short_name = b.framework == "tensorflow" ? "tf" : b.framework;
+  const frameworks::Framework* framework = frameworks::find(b.framework);
+  const std::string short_name = framework ? std::string(framework->short_name) : b.framework;
   if (b.version.empty()) return short_name + "-" + b.variant;
   return b.variant.empty() ? short_name + "-" + b.version
                            : short_name + "-" + b.version + "-" + b.variant;

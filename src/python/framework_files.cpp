@@ -163,6 +163,28 @@ std::optional<BuildDeclaration> parse_paddle_version(std::string_view source) {
   return d;
 }
 
+std::optional<BuildDeclaration> parse_onnxruntime_build_info(std::string_view source) {
+  const Assignments vars = module_assignments(source);
+  BuildDeclaration d;
+  d.version = string_of(find(vars, nullptr, "__version__"));
+  const auto package = string_of(find(vars, nullptr, "package_name"));
+  if (!d.version && !package) return std::nullopt;
+  if (auto v = string_of(find(vars, nullptr, "cuda_version")); v && version::is_dotted(*v)) {
+    d.cuda = major_minor(*v);
+  }
+  if (auto v = string_of(find(vars, nullptr, "cudnn_version")); v && version::is_dotted(*v)) {
+    d.cudnn = major_minor(*v);
+  }
+  if (auto v = string_of(find(vars, nullptr, "rocm_version")); v && version::is_dotted(*v)) {
+    d.rocm_build = true;
+    d.rocm = *v;
+  }
+  // Only a CUDA build writes cuda_version; a package without it runs on the CPU (or DirectML,
+  // OpenVINO ...), never on CUDA.
+  d.cuda_build = d.cuda.has_value();
+  return d;
+}
+
 std::optional<BuildDeclaration> parse_cupy_wheel_json(std::string_view text) {
   const auto doc = nlohmann::json::parse(text, nullptr, false);
   if (doc.is_discarded() || !doc.is_object()) return std::nullopt;

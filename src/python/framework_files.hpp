@@ -33,6 +33,10 @@ std::optional<BuildDeclaration> parse_paddle_version(std::string_view source);
 // cupy/.data/_wheel.json: {"cuda": "12.x", "cudnn": {"version": "8.8.1", ...}, ...}.
 std::optional<BuildDeclaration> parse_cupy_wheel_json(std::string_view text);
 
+// onnxruntime/capi/build_and_package_info.py, written by onnxruntime's setup.py: package_name,
+// __version__, cuda_version ('12.2' in a CUDA build), cudnn_version, rocm_version.
+std::optional<BuildDeclaration> parse_onnxruntime_build_info(std::string_view source);
+
 // TensorFlow's Windows "64_112" -> "11.2"; "11.8" stays; "12.5.1" -> "12.5".
 std::optional<std::string> tensorflow_cuda_version(std::string_view value);
 // "64_8" -> "8"; "8" stays; "9.3.0" -> "9.3".

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/text.hpp"
+#include "frameworks/framework.hpp"
 #include "report/paint.hpp"
 
 namespace gpuvet::report {
@@ -44,11 +45,9 @@ ordered option_json(const plan::Option& o) {
   return j;
 }
 
-std::string display_name(const std::string& framework) {
-  if (framework == "tensorflow") return "TensorFlow";
-  if (framework == "torch") return "PyTorch";
-  if (framework == "jax") return "JAX";
-  return framework;
+std::string display_name(const std::string& family) {
+  const frameworks::Framework* framework = frameworks::find(family);
+  return framework ? std::string(framework->display_name) : family;
 }
 
 std::string summary_line(const plan::Option& o, const kb::Messages& m) {
@@ -59,7 +58,12 @@ std::string summary_line(const plan::Option& o, const kb::Messages& m) {
     line += ", " + m.text("plan.text.python", {{"min", *b.python_min}, {"max", *b.python_max}});
   }
   line += ", CUDA " + b.cuda.value_or("?");
-  line += ", cuDNN " + (b.cudnn ? *b.cudnn : m.text("plan.text.cudnn_with_wheels"));
+  // A build without a cuDNN of its own (CuPy) says nothing about it unless its wheels bring one.
+  if (b.cudnn) {
+    line += ", cuDNN " + *b.cudnn;
+  } else if (b.wheels_bring_cuda) {
+    line += ", cuDNN " + m.text("plan.text.cudnn_with_wheels");
+  }
   line += ", " + m.text("plan.text.driver", {{"min", o.min_driver.value_or("?")}});
   return line;
 }

@@ -237,9 +237,77 @@ TEST(Plan, WheelsBringCudaSoNoToolkitIsInstalled) {
                    .ok());
 }
 
+// Paddle 2.x: the CUDA variant in the version (.post120) and Paddle's own index; the PyPI build
+// (CUDA 11.8) has neither.
+TEST(Plan, PaddleVariantsComeFromPaddlesOwnIndex) {
+  const Plan p = solve(ask("paddle", "2.6", "windows", "7.5", "531.14", "3.10"));
+  ASSERT_TRUE(p.feasible);
+  const Option& best = p.options.front();
+  EXPECT_EQ(best.build.version, "2.6.2");
+  EXPECT_EQ(best.package_spec, "paddlepaddle-gpu==2.6.2.post120");
+  EXPECT_EQ(best.index_option, "-i");
+  EXPECT_EQ(best.index_url, "https://www.paddlepaddle.org.cn/packages/stable/cu120/");
+  EXPECT_EQ(best.build.cudnn, "8.9");
+  const auto pypi = std::find_if(p.options.begin(), p.options.end(),
+                                 [](const Option& o) { return o.build.cuda == "11.8"; });
+  ASSERT_NE(pypi, p.options.end());
+  EXPECT_EQ(pypi->package_spec, "paddlepaddle-gpu==2.6.2");
+  EXPECT_FALSE(pypi->index_url);
+  EXPECT_NE(all_commands(best).find("paddle.utils.run_check()"), std::string::npos);
+  // Paddle 3 on Linux takes CUDA from its wheels: no toolkit step.
+  const Plan linux = solve(ask("paddle", "3.0", "linux", "8.6", "570.86", "3.12"));
+  ASSERT_FALSE(linux.options.empty());
+  EXPECT_TRUE(linux.options.front().build.wheels_bring_cuda);
+  EXPECT_EQ(all_commands(linux.options.front()).find("cuda_"), std::string::npos);
+}
+
+// ONNX Runtime 1.17: PyPI has the CUDA 11.8 build, the CUDA 12 build is on its own feed.
+TEST(Plan, OnnxRuntimeCudaMajorsComeFromTheirIndexes) {
+  const Plan p = solve(ask("onnxruntime", "1.17", "linux", "8.6", "550.54.14", "3.11"));
+  ASSERT_TRUE(p.feasible);
+  bool cuda11 = false;
+  bool cuda12 = false;
+  for (const auto& o : p.options) {
+    EXPECT_EQ(o.package_spec, "onnxruntime-gpu==1.17.*");
+    if (o.build.cuda == "11.8") {
+      cuda11 = true;
+      EXPECT_FALSE(o.index_url);
+    }
+    if (o.build.cuda == "12.2") {
+      cuda12 = true;
+      EXPECT_EQ(o.index_option, "--extra-index-url");
+      EXPECT_NE(o.index_url.value_or("").find("onnxruntime-cuda-12"), std::string::npos);
+    }
+  }
+  EXPECT_TRUE(cuda11);
+  EXPECT_TRUE(cuda12);
+  // 1.21+: the [cuda,cudnn] extras bring CUDA and cuDNN.
+  const Plan extras = solve(ask("onnxruntime", "1.22", "linux", "8.6", "570.86", "3.12"));
+  const auto it = std::find_if(extras.options.begin(), extras.options.end(),
+                               [](const Option& o) { return o.build.wheels_bring_cuda; });
+  ASSERT_NE(it, extras.options.end());
+  EXPECT_EQ(it->package_spec, "onnxruntime-gpu[cuda,cudnn]==1.22.*");
+}
+
+// CuPy: one wheel per CUDA major; the release series is pinned, the GPU must meet the minimum.
+TEST(Plan, CupyWheelsPerCudaMajor) {
+  const Plan p = solve(ask("cupy", "13", "linux", "8.6", "550.54.14", "3.11"));
+  ASSERT_TRUE(p.feasible);
+  EXPECT_EQ(p.options.front().build.version, "13.6");
+  EXPECT_TRUE(p.options.front().package_spec.starts_with("cupy-cuda1"));
+  EXPECT_TRUE(p.options.front().package_spec.ends_with("==13.6.*"));
+  // CuPy 14 needs compute capability 5.0 or newer (data/cupy_builds.csv).
+  const Plan kepler = solve(ask("cupy", "14", "linux", "3.5", "550.54.14", "3.11"));
+  EXPECT_FALSE(kepler.feasible);
+  EXPECT_TRUE(has_blocker(kepler, "gpu.compute_capability_unsupported"));
+}
+
 TEST(Plan, UnknownFrameworksAndVersionsAreErrorsNotGuesses) {
   for (const auto& [framework, version] :
-       std::vector<std::pair<std::string, std::optional<std::string>>>{{"cupy", std::nullopt},
+       std::vector<std::pair<std::string, std::optional<std::string>>>{{"caffe", std::nullopt},
+                                                                       {"cupy", "9.9"},
+                                                                       {"paddle", "1.8"},
+                                                                       {"onnxruntime", "0.5"},
                                                                        {"tensorflow", "3.0"},
                                                                        {"tensorflow", "2.20"},
                                                                        {"torch", "0.4"}}) {

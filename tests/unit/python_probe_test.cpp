@@ -372,6 +372,83 @@ TEST(PythonProbe, CupyAndPaddleFromTheirNames) {
   EXPECT_TRUE(has(ids(f), "framework.conflicting_packages"));
 }
 
+// onnxruntime-gpu 1.21+ declares its CUDA in build_and_package_info.py; older wheels only in the
+// CUDA provider's DT_NEEDED, which also tells which cuDNN and cuBLAS the provider loads.
+TEST(PythonProbe, OnnxRuntimeGpuFromItsBuildFileAndItsCudaProvider) {
+  const std::string site = "/srv/ort/lib/python3.12/site-packages";
+  Tree t;
+  t.text("/srv/ort/pyvenv.cfg", "version = 3.12.3\n")
+      .dist(site, "onnxruntime-gpu", "1.22.0")
+      .text(site + "/onnxruntime/capi/build_and_package_info.py",
+            "package_name = 'onnxruntime-gpu'\n__version__ = '1.22.0'\ncuda_version = '12.2'\n")
+      .dist(site, "nvidia-cudnn-cu12", "9.1.0.70")
+      .text(site + "/nvidia/cudnn/lib/libcudnn.so.9", "");
+  t.files[site + "/onnxruntime/capi/libonnxruntime_providers_cuda.so"] = {
+      {"size", 1000},
+      {"elf",
+       {{"bits", 64},
+        {"machine", 62},
+        {"needed", {"libcublasLt.so.12", "libcudnn.so.9", "libcudart.so.12", "libc.so.6"}},
+        {"runpath", {"$ORIGIN"}}}}};
+  Facts f = facts_of(t, {{"VIRTUAL_ENV", "/srv/ort"}});
+  ASSERT_EQ(f.python_envs.at(0).frameworks.size(), 1u);
+  const auto& ort = f.python_envs[0].frameworks[0];
+  EXPECT_EQ(ort.name, "onnxruntime");
+  EXPECT_EQ(ort.package, "onnxruntime-gpu");
+  EXPECT_EQ(ort.gpu_build, true);
+  EXPECT_EQ(ort.cuda, "12.2");
+  EXPECT_EQ(ort.declared_by, "onnxruntime/capi/build_and_package_info.py");
+  EXPECT_EQ(ort.module, site + "/onnxruntime/capi/libonnxruntime_providers_cuda.so");
+  ASSERT_EQ(ort.libraries.size(), 3u);  // cuBLASLt, cuDNN, cudart: none on the search path
+  EXPECT_EQ(ort.libraries[1].name, "libcudnn.so.9");
+  EXPECT_FALSE(ort.libraries[1].resolved);
+  EXPECT_TRUE(has(ids(f), "cudnn.missing") || has(ids(f), "cuda.runtime_missing"));
+
+  // 1.18: no build file in the GPU wheel; the provider's DT_NEEDED names the majors.
+  Tree old;
+  old.text("/srv/ort/pyvenv.cfg", "version = 3.12.3\n").dist(site, "onnxruntime-gpu", "1.18.1");
+  old.files[site + "/onnxruntime/capi/libonnxruntime_providers_cuda.so"] =
+      t.files[site + "/onnxruntime/capi/libonnxruntime_providers_cuda.so"];
+  f = facts_of(old, {{"VIRTUAL_ENV", "/srv/ort"}});
+  const auto& ort118 = f.python_envs.at(0).frameworks.at(0);
+  EXPECT_EQ(ort118.gpu_build, true);
+  EXPECT_EQ(ort118.cuda, "12");
+  EXPECT_EQ(ort118.cudnn, "9");
+  EXPECT_EQ(ort118.declared_by, "onnxruntime/capi/libonnxruntime_providers_cuda.so");
+
+  // The CPU package on a GPU machine cannot use the GPU.
+  Tree cpu;
+  cpu.text("/srv/ort/pyvenv.cfg", "version = 3.12.3\n")
+      .dist(site, "onnxruntime", "1.22.0")
+      .text(site + "/onnxruntime/capi/build_and_package_info.py",
+            "package_name = 'onnxruntime'\n__version__ = '1.22.0'\n");
+  f = facts_of(cpu, {{"VIRTUAL_ENV", "/srv/ort"}});
+  EXPECT_EQ(f.python_envs.at(0).frameworks.at(0).gpu_build, false);
+  EXPECT_TRUE(has(ids(f), "framework.cpu_only_build"));
+}
+
+TEST(PythonProbe, PaddleAndCupyFromTheirBuildFiles) {
+  const std::string site = "/srv/p/lib/python3.10/site-packages";
+  Tree t;
+  t.text("/srv/p/pyvenv.cfg", "version = 3.10.12\n")
+      .dist(site, "paddlepaddle-gpu", "3.0.0")
+      .text(site + "/paddle/version/__init__.py",
+            "full_version = '3.0.0'\nwith_gpu = 'ON'\ncuda_version = '12.6'\n"
+            "cudnn_version = '9.5.1'\n")
+      .dist(site, "cupy-cuda12x", "13.3.0")
+      .text(site + "/cupy/.data/_wheel.json", R"({"cuda": "12.x", "packaging": "pip"})");
+  const Facts f = facts_of(t, {{"VIRTUAL_ENV", "/srv/p"}});
+  const auto& fw = f.python_envs.at(0).frameworks;
+  ASSERT_EQ(fw.size(), 2u);
+  EXPECT_EQ(fw[0].name, "cupy");
+  EXPECT_EQ(fw[0].cuda, "12");
+  EXPECT_EQ(fw[0].declared_by, "cupy/.data/_wheel.json");
+  EXPECT_EQ(fw[1].name, "paddle");
+  EXPECT_EQ(fw[1].cuda, "12.6");
+  EXPECT_EQ(fw[1].cudnn, "9.5");
+  EXPECT_EQ(fw[1].declared_by, "paddle/version/__init__.py");
+}
+
 TEST(PythonProbe, CondaFrameworkAndRuntimes) {
   const std::string prefix = "/home/u/anaconda3/envs/tf21";
   Tree t;

@@ -1,0 +1,377 @@
+// Where Python environments are: one table of locations, tried in order (docs/python.md lists
+// each row's source). Only directories are listed and small files read; nothing is run.
+#include "probes/python_discovery.hpp"
+
+#include "core/text.hpp"
+#include "python/metadata.hpp"
+#include "system/paths.hpp"
+#include "system/real_path.hpp"
+
+namespace gpuvet::probes {
+
+namespace {
+
+// How a row of the location table finds environment prefixes.
+enum class Find {
+  prefix,             // the path is a prefix (an environment or a conda install's base)
+  conda_install,      // a conda/mamba install: its base, envs/*, and its .condarc envs_dirs
+  children,           // every directory inside is a prefix
+  list_file,          // a text file listing prefixes, one per line
+  condarc,            // a .condarc whose envs_dirs hold prefixes
+  pyenv_root,         // versions/* and versions/*/envs/* (pyenv-virtualenv)
+  path_interpreters,  // the python interpreters in the PATH directories
+  user_site,          // <where>/pythonX.Y/site-packages (PEP 370)
+  registry_pep514,    // <where>/<company>/<tag>/InstallPath (PEP 514)
+};
+
+struct LocationRow {
+  std::string_view os;
+  Find find;
+  // "~/" is HOME, "$NAME" a variable (the row is skipped when it is unset), "@cwd" the working
+  // directory, "@exe2" the directory two levels above the variable's file (CONDA_EXE).
+  std::string_view where;
+  std::string_view kind;  // the environment kind when the prefix itself does not say
+};
+
+// In priority order: an environment found by several rows keeps the first row's name.
+// Sources: docs/python.md lists each row's source.
+constexpr LocationRow kLocations[] = {
+    {"linux", Find::prefix, "$VIRTUAL_ENV", "venv"},
+    {"linux", Find::prefix, "$CONDA_PREFIX", "conda"},
+    {"linux", Find::path_interpreters, "", "python.org"},
+    {"linux", Find::prefix, "@cwd/.venv", "venv"},
+    {"linux", Find::conda_install, "@exe2:CONDA_EXE", "conda"},
+    {"linux", Find::conda_install, "$MAMBA_ROOT_PREFIX", "conda"},
+    {"linux", Find::list_file, "~/.conda/environments.txt", "conda"},
+    {"linux", Find::condarc, "$CONDARC", "conda"},
+    {"linux", Find::condarc, "~/.condarc", "conda"},
+    {"linux", Find::condarc, "~/.config/conda/.condarc", "conda"},
+    {"linux", Find::condarc, "~/.config/conda/condarc", "conda"},
+    {"linux", Find::condarc, "~/.conda/.condarc", "conda"},
+    {"linux", Find::condarc, "~/.conda/condarc", "conda"},
+    {"linux", Find::condarc, "/etc/conda/.condarc", "conda"},
+    {"linux", Find::condarc, "/etc/conda/condarc", "conda"},
+    {"linux", Find::children, "~/.conda/envs", "conda"},
+    {"linux", Find::conda_install, "~/miniconda3", "conda"},
+    {"linux", Find::conda_install, "~/anaconda3", "conda"},
+    {"linux", Find::conda_install, "~/miniforge3", "conda"},
+    {"linux", Find::conda_install, "~/mambaforge", "conda"},
+    {"linux", Find::conda_install, "~/micromamba", "conda"},
+    {"linux", Find::conda_install, "~/miniconda", "conda"},
+    {"linux", Find::conda_install, "~/anaconda", "conda"},
+    {"linux", Find::conda_install, "/opt/conda", "conda"},
+    {"linux", Find::conda_install, "/opt/miniconda3", "conda"},
+    {"linux", Find::conda_install, "/opt/anaconda3", "conda"},
+    {"linux", Find::conda_install, "/opt/miniforge3", "conda"},
+    {"linux", Find::pyenv_root, "$PYENV_ROOT", "pyenv"},
+    {"linux", Find::pyenv_root, "~/.pyenv", "pyenv"},
+    {"linux", Find::children, "$PIPX_HOME/venvs", "venv"},
+    {"linux", Find::children, "~/.local/share/pipx/venvs", "venv"},
+    {"linux", Find::children, "~/.local/pipx/venvs", "venv"},
+    {"linux", Find::prefix, "/usr", "system"},
+    {"linux", Find::prefix, "/usr/local", "python.org"},
+    {"linux", Find::user_site, "$PYTHONUSERBASE/lib", "user"},
+    {"linux", Find::user_site, "~/.local/lib", "user"},
+    // Windows. "~" is USERPROFILE. Installers' default folders: Anaconda/Miniconda/Miniforge
+    // in the user profile (just me) or C:/ProgramData (all users); python.org's per-user
+    // %LOCALAPPDATA%/Programs/Python/Python3X; PEP 514 registry keys for every registered
+    // Python (https://peps.python.org/pep-0514/).
+    {"windows", Find::prefix, "$VIRTUAL_ENV", "venv"},
+    {"windows", Find::prefix, "$CONDA_PREFIX", "conda"},
+    {"windows", Find::path_interpreters, "", "python.org"},
+    {"windows", Find::prefix, "@cwd/.venv", "venv"},
+    {"windows", Find::conda_install, "@exe2:CONDA_EXE", "conda"},
+    {"windows", Find::list_file, "~/.conda/environments.txt", "conda"},
+    {"windows", Find::condarc, "$CONDARC", "conda"},
+    {"windows", Find::condarc, "~/.condarc", "conda"},
+    {"windows", Find::children, "~/.conda/envs", "conda"},
+    {"windows", Find::conda_install, "~/anaconda3", "conda"},
+    {"windows", Find::conda_install, "~/miniconda3", "conda"},
+    {"windows", Find::conda_install, "~/miniforge3", "conda"},
+    {"windows", Find::conda_install, "C:/ProgramData/anaconda3", "conda"},
+    {"windows", Find::conda_install, "C:/ProgramData/miniconda3", "conda"},
+    {"windows", Find::registry_pep514, "HKCU/Software/Python", "python.org"},
+    {"windows", Find::registry_pep514, "HKLM/SOFTWARE/Python", "python.org"},
+    {"windows", Find::children, "$LOCALAPPDATA/Programs/Python", "python.org"},
+    {"windows", Find::children, "$PIPX_HOME/venvs", "venv"},
+};
+
+class EnvironmentFinder {
+ public:
+  EnvironmentFinder(const sys::System& system, const Facts& facts)
+      : system_(system), facts_(facts) {
+    windows_ = facts_.os.family == "windows";
+    home_ = system_.env(windows_ ? "USERPROFILE" : "HOME");
+    cwd_ = system_.host().cwd;
+  }
+
+  EnvironmentSearch run() {
+    for (const auto& row : kLocations) {
+      if (row.os != facts_.os.family) continue;
+      find(row);
+    }
+    return std::move(search_);
+  }
+
+ private:
+  std::optional<std::string> expand(std::string_view where) const {
+    if (where.starts_with("~/")) {
+      if (!home_) return std::nullopt;
+      return paths::join(*home_, where.substr(2));
+    }
+    if (where.starts_with("@cwd/")) {
+      if (!cwd_) return std::nullopt;
+      return paths::join(*cwd_, where.substr(5));
+    }
+    if (where.starts_with("@exe2:")) {
+      const auto exe = system_.env(where.substr(6));
+      if (!exe || exe->empty()) return std::nullopt;
+      return paths::parent(paths::parent(paths::normalize(*exe)));
+    }
+    if (where.starts_with("$")) {
+      const size_t slash = where.find('/');
+      const auto value = system_.env(
+          where.substr(1, slash == std::string_view::npos ? std::string_view::npos : slash - 1));
+      if (!value || value->empty()) return std::nullopt;
+      if (slash == std::string_view::npos) return paths::normalize(*value);
+      return paths::join(*value, where.substr(slash + 1));
+    }
+    return std::string(where);
+  }
+
+  void add(const std::string& prefix, std::string_view kind, std::string_view found_by) {
+    search_.candidates.push_back(
+        {paths::normalize(prefix), std::string(kind), std::string(found_by)});
+  }
+
+  void add_children(const std::string& dir, std::string_view kind, std::string_view found_by) {
+    const auto entries = system_.list_dir(dir);
+    if (!entries) return;
+    for (const auto& entry : *entries) {
+      if (entry.kind == sys::FileKind::directory && !entry.name.starts_with(".")) {
+        add(paths::join(dir, entry.name), kind, found_by);
+      }
+    }
+  }
+
+  void add_condarc(const std::string& file, std::string_view found_by) {
+    const auto text = system_.read_text(file);
+    if (!text) return;
+    for (const auto& dir : python::condarc_envs_dirs(*text)) {
+      if (auto expanded = expand(dir); expanded && paths::is_absolute(*expanded)) {
+        add_children(*expanded, "conda", found_by);
+      }
+    }
+  }
+
+  void find(const LocationRow& row) {
+    const std::string name = row.where.empty() ? "PATH" : std::string(row.where);
+    if (row.find == Find::path_interpreters) {
+      find_on_path(row);
+      return;
+    }
+    const auto where = expand(row.where);
+    if (!where) return;
+    switch (row.find) {
+      case Find::prefix:
+        add(*where, row.kind, name);
+        break;
+      case Find::conda_install:
+        if (!system_.is_directory(*where)) break;
+        add(*where, row.kind, name);
+        add_children(paths::join(*where, "envs"), row.kind, name);
+        add_condarc(paths::join(*where, ".condarc"), name);
+        break;
+      case Find::children:
+        add_children(*where, row.kind, name);
+        break;
+      case Find::list_file:
+        if (const auto text = system_.read_text(*where)) {
+          for (const auto& line : text::split(*text, '\n')) {
+            const std::string_view prefix = text::trim(line);
+            if (!prefix.empty() && paths::is_absolute(prefix)) {
+              add(std::string(prefix), row.kind, name);
+            }
+          }
+        }
+        break;
+      case Find::condarc:
+        add_condarc(*where, name);
+        break;
+      case Find::pyenv_root: {
+        const auto versions = system_.list_dir(paths::join(*where, "versions"));
+        if (!versions) break;
+        for (const auto& v : *versions) {
+          if (v.kind != sys::FileKind::directory || v.is_link) continue;
+          const std::string prefix = paths::join(paths::join(*where, "versions"), v.name);
+          add(prefix, row.kind, name);
+          add_children(paths::join(prefix, "envs"), "venv", name);
+        }
+        break;
+      }
+      case Find::user_site:
+        if (const auto entries = system_.list_dir(*where)) {
+          for (const auto& entry : *entries) {
+            if (python::lib_dir_version(entry.name) &&
+                system_.is_directory(
+                    paths::join(paths::join(*where, entry.name), "site-packages"))) {
+              add(paths::parent(*where), row.kind, name);
+              break;
+            }
+          }
+        }
+        break;
+      case Find::registry_pep514:
+        // <company>/<tag>/InstallPath, its default value the prefix.
+        for (const auto& company : system_.registry_subkeys(*where)) {
+          const std::string company_key = *where + "/" + company;
+          for (const auto& tag : system_.registry_subkeys(company_key)) {
+            const auto values = system_.registry_values(company_key + "/" + tag + "/InstallPath");
+            if (!values) continue;
+            for (const auto& [name, value] : *values) {
+              const auto* dir = std::get_if<std::string>(&value);
+              if (dir && (name.empty() || name == "(Default)")) add(*dir, row.kind, name_of(row));
+            }
+          }
+        }
+        break;
+      case Find::path_interpreters:
+        break;
+    }
+  }
+
+  static std::string name_of(const LocationRow& row) { return std::string(row.where); }
+
+  // pyenv's shims run the version pyenv selects: PYENV_VERSION, a .python-version file in the
+  // working directory or above, $PYENV_ROOT/version; "system" defers to the rest of PATH.
+  std::optional<std::string> pyenv_selected(const std::string& root) const {
+    auto first_word = [](std::string_view text) -> std::optional<std::string> {
+      for (const auto& line : text::split(text, '\n')) {
+        const std::string_view t = text::trim(line);
+        if (t.empty() || t.front() == '#') continue;
+        const size_t end = t.find_first_of(" \t:");
+        return std::string(t.substr(0, end));
+      }
+      return std::nullopt;
+    };
+    if (const auto v = system_.env("PYENV_VERSION"); v && !v->empty()) return first_word(*v);
+    if (cwd_) {
+      for (std::string dir = *cwd_; !dir.empty();) {
+        if (const auto text = system_.read_text(paths::join(dir, ".python-version"))) {
+          return first_word(*text);
+        }
+        const std::string up = paths::parent(dir);
+        if (up == dir) break;
+        dir = up;
+      }
+    }
+    if (const auto text = system_.read_text(paths::join(root, "version"))) return first_word(*text);
+    return std::string("system");
+  }
+
+  bool is_pyenv_shims(const std::string& dir) const {
+    return dir.ends_with("/shims") &&
+           system_.is_directory(paths::join(paths::parent(dir), "versions"));
+  }
+
+  // The prefix of an interpreter file: <prefix>/bin/python3.
+  std::optional<std::string> interpreter_prefix(const std::string& file) const {
+    const auto info = system_.file_info(file);
+    if (!info || info->kind != sys::FileKind::regular) return std::nullopt;
+    // A venv's interpreter is a link to its base interpreter; Python finds the venv by the
+    // pyvenv.cfg beside the directory the link is in (PEP 405), before following the link.
+    const std::string venv = paths::parent(paths::parent(file));
+    if (paths::parent(file).ends_with("/bin") && system_.exists(paths::join(venv, "pyvenv.cfg"))) {
+      return venv;
+    }
+    const std::string real = sys::real_path(system_, file);
+    const std::string bin = paths::parent(real);
+    if (!bin.ends_with("/bin")) return std::nullopt;
+    return paths::parent(bin);
+  }
+
+  void find_on_path(const LocationRow& row) {
+    for (const auto& dir : facts_.env.path) {
+      if (!paths::is_absolute(dir)) continue;
+      if (is_pyenv_shims(dir)) {
+        const std::string root = paths::parent(dir);
+        const auto selected = pyenv_selected(root);
+        if (!selected || *selected == "system") continue;
+        const std::string prefix = paths::join(paths::join(root, "versions"), *selected);
+        if (!system_.is_directory(prefix)) continue;
+        if (!search_.active_key) search_.active_key = environment_key(system_, prefix, windows_);
+        add(prefix, "pyenv", "PATH");
+        continue;
+      }
+      const auto entries = system_.list_dir(dir);
+      if (!entries) continue;
+      if (windows_) {
+        find_windows_interpreter(dir, *entries, row);
+        continue;
+      }
+      for (const auto& entry : *entries) {
+        if (entry.name != "python" && entry.name != "python3" &&
+            !python::lib_dir_version(entry.name)) {
+          continue;
+        }
+        const auto prefix = interpreter_prefix(paths::join(dir, entry.name));
+        if (!prefix) continue;
+        // `python` on a Debian system is python3 only when python-is-python3 is installed;
+        // whichever name comes first in PATH order is what a user's `python3` runs.
+        if (!search_.active_key && (entry.name == "python3" || entry.name == "python")) {
+          search_.active_key = environment_key(system_, *prefix, windows_);
+        }
+        add(*prefix, *prefix == "/usr" ? "system" : row.kind, "PATH");
+      }
+    }
+  }
+
+  // Windows: python.exe sits in the prefix itself, or in a venv's Scripts directory.
+  void find_windows_interpreter(const std::string& dir, const std::vector<sys::DirEntry>& entries,
+                                const LocationRow& row) {
+    for (const auto& entry : entries) {
+      if (text::to_lower(entry.name) != "python.exe") continue;
+      std::string prefix = paths::normalize(dir);
+      if (text::to_lower(prefix).ends_with("/scripts") &&
+          system_.exists(paths::join(paths::parent(prefix), "pyvenv.cfg"))) {
+        prefix = paths::parent(prefix);
+      }
+      if (!search_.active_key) search_.active_key = environment_key(system_, prefix, windows_);
+      add(prefix, row.kind, "PATH");
+    }
+  }
+
+  const sys::System& system_;
+  const Facts& facts_;
+  bool windows_ = false;
+  std::optional<std::string> home_;
+  std::optional<std::string> cwd_;
+  EnvironmentSearch search_;
+};
+
+}  // namespace
+
+EnvironmentSearch find_python_environments(const sys::System& system, const Facts& facts) {
+  return EnvironmentFinder(system, facts).run();
+}
+
+std::string environment_key(const sys::System& system, const std::string& path, bool windows) {
+  return paths::comparison_key(sys::real_path(system, path), windows);
+}
+
+bool under_pyenv_root(const sys::System& system, const Facts& facts, const std::string& prefix) {
+  const bool windows = facts.os.family == "windows";
+  std::vector<std::string> roots;
+  if (const auto root = system.env("PYENV_ROOT"); root && !root->empty()) {
+    roots.push_back(paths::normalize(*root));
+  }
+  if (const auto home = system.env(windows ? "USERPROFILE" : "HOME")) {
+    roots.push_back(paths::join(*home, ".pyenv"));
+  }
+  for (const auto& root : roots) {
+    if (prefix.starts_with(sys::real_path(system, root) + "/versions/")) return true;
+  }
+  return false;
+}
+
+}  // namespace gpuvet::probes
