@@ -444,8 +444,10 @@ TEST(Reasoning, LaunchTimeoutExplainsTheWatchdog) {
 // --- accuracy on real excerpts --------------------------------------------------------------
 
 TEST(Accuracy, PublicExcerptsFromIssueThreads) {
-  std::ifstream in(std::string(GPUVET_SHARED_DIR) + "/fixtures/explain/public.jsonl");
-  if (!in) GTEST_SKIP() << "shared/fixtures/explain/public.jsonl is not beside the repository";
+  // A copy of shared/fixtures/explain/public.jsonl (tests/fixtures/explain/README.md).
+  const std::string path = std::string(GPUVET_EXPLAIN_FIXTURES) + "/public.jsonl";
+  std::ifstream in(path);
+  ASSERT_TRUE(in) << "cannot read " << path;
   size_t total = 0, top1 = 0, top3 = 0;
   std::string misses;
   for (std::string line; std::getline(in, line);) {
