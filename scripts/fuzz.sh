@@ -16,8 +16,9 @@ case "$(uname -m)" in
   x86_64|i?86) teddy=(src/explain/teddy_x86.cpp -mssse3) ;;
   *) teddy=(src/explain/teddy_generic.cpp) ;;
 esac
-sources=(src/explain/{explain,log_reader,signatures,literal_filter}.cpp src/kb/*.cpp src/core/*.cpp
-         src/system/paths.cpp build/dev/generated/embedded_data.cpp tests/fuzz/explain_fuzz.cpp)
+sources=(src/explain/{explain,log_reader,signatures,literal_filter}.cpp src/kb/*.cpp
+         src/core/{text,version,paths}.cpp src/report/render_explain.cpp
+         build/dev/generated/embedded_data.cpp tests/fuzz/explain_fuzz.cpp)
 clang++ -std=c++20 -O1 -g -fsanitize=fuzzer,address,undefined -Isrc -DGPUVET_VERSION='"fuzz"' \
   "${sources[@]}" "${teddy[@]}" -lfmt -lre2 -lpthread -o "$out/explain_fuzz"
 python3 - "$out/corpus" <<'PY'

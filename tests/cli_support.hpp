@@ -7,7 +7,7 @@
 #include <cstdio>
 #include <string>
 
-#include "system/paths.hpp"
+#include "core/paths.hpp"
 #include "test_support.hpp"
 
 namespace gpuvet::testing {

@@ -9,8 +9,8 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_support.hpp"
-#include "system/gzip.hpp"
-#include "system/paths.hpp"
+#include "core/gzip.hpp"
+#include "core/paths.hpp"
 
 namespace gpuvet {
 namespace {

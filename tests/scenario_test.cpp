@@ -26,7 +26,7 @@
 
 #include "checks/finding.hpp"
 #include "cli/app.hpp"
-#include "system/paths.hpp"
+#include "core/paths.hpp"
 #include "system/replay_system.hpp"
 #include "test_support.hpp"
 

@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "cli_support.hpp"
-#include "system/gzip.hpp"
-#include "system/paths.hpp"
+#include "core/gzip.hpp"
+#include "core/paths.hpp"
 
 namespace gpuvet {
 namespace {

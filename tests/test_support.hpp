@@ -10,9 +10,9 @@
 #include <random>
 #include <string>
 
+#include "core/paths.hpp"
 #include "kb/kb.hpp"
 #include "kb/messages.hpp"
-#include "system/paths.hpp"
 #include "system/replay_system.hpp"
 #include "system/snapshot.hpp"
 

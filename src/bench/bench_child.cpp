@@ -20,8 +20,8 @@
 #include "core/result.hpp"
 #include "gpu/api_binding.hpp"
 #include "gpu/driver_apis.hpp"
-#include "gpu/dynlib.hpp"
 #include "gpu/library_names.hpp"
+#include "platform/dynlib.hpp"
 
 namespace gpuvet::bench {
 

@@ -8,8 +8,8 @@
 
 #include "bench/bench.hpp"
 #include "bench/bench_child.hpp"
-#include "gpu/child_process.hpp"
 #include "kb/kb.hpp"
+#include "platform/child_process.hpp"
 
 namespace gpuvet::bench {
 

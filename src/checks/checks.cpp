@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "system/paths.hpp"
+#include "core/paths.hpp"
 
 namespace gpuvet::checks {
 

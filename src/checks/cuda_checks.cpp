@@ -4,9 +4,9 @@
 #include <algorithm>
 
 #include "checks/checks.hpp"
+#include "core/paths.hpp"
 #include "core/text.hpp"
 #include "core/version.hpp"
-#include "system/paths.hpp"
 
 namespace gpuvet::checks {
 

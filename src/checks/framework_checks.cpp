@@ -7,11 +7,11 @@
 #include <set>
 
 #include "checks/checks.hpp"
+#include "core/paths.hpp"
 #include "core/text.hpp"
 #include "core/version.hpp"
 #include "frameworks/framework.hpp"
 #include "kb/queries.hpp"
-#include "system/paths.hpp"
 
 namespace gpuvet::checks {
 

@@ -15,13 +15,14 @@
 #include "cli/explain_verb.hpp"
 #include "cli/kb_verb.hpp"
 #include "cli/plan_verb.hpp"
-#include "cli/terminal.hpp"
+#include "core/paths.hpp"
 #include "explain/signatures.hpp"
-#include "gpu/native_query.hpp"
+#include "platform/terminal.hpp"
 #include "probes/probes.hpp"
 #include "probes/snapshot_privacy.hpp"
+#include "report/render_which.hpp"
 #include "resolve/which.hpp"
-#include "system/paths.hpp"
+#include "system/native_query.hpp"
 #include "system/recording_system.hpp"
 #include "system/redact.hpp"
 #include "system/replay_system.hpp"
@@ -233,10 +234,10 @@ int run_which(const WhichArgs& args) {
                                {{"path", args.from}, {"error", report.error().message}}));
   }
   if (args.json) {
-    print(resolve::render_which_json(*report));
+    print(report::render_which_json(*report));
   } else {
     const bool color = use_color(args.no_color);
-    print(resolve::render_which_text(*report, *messages, color));
+    print(report::render_which_text(*report, *messages, color));
   }
   return report->all_resolved() ? kExitOk : kExitFound;
 }

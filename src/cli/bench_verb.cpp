@@ -10,11 +10,11 @@
 #include "bench/bench_parent.hpp"
 #include "bench/libraries.hpp"
 #include "cli/app.hpp"
-#include "cli/terminal.hpp"
+#include "core/paths.hpp"
+#include "platform/terminal.hpp"
 #include "probes/probes.hpp"
 #include "report/render_bench.hpp"
 #include "report/render_bench_html.hpp"
-#include "system/paths.hpp"
 
 namespace gpuvet::cli {
 

@@ -5,6 +5,7 @@
 #include "cli/app.hpp"
 #include "explain/explain.hpp"
 #include "explain/log_reader.hpp"
+#include "report/render_explain.hpp"
 
 namespace gpuvet::cli {
 
@@ -29,8 +30,8 @@ int run_explain(const ExplainArgs& args, const kb::Kb& kb, const kb::Messages& m
     machine = explain::MachineFindings{report->findings};
   }
   const auto causes = explain::reason(collector.causes(), kb, messages, machine);
-  const std::string out = args.json ? explain::render_explain_json(causes)
-                                    : explain::render_explain_text(causes, messages, color);
+  const std::string out = args.json ? report::render_explain_json(causes)
+                                    : report::render_explain_text(causes, messages, color);
   print(out);
   return causes.empty() ? kExitFound : kExitOk;
 }

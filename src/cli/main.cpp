@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "cli/app.hpp"
-#include "cli/terminal.hpp"
+#include "platform/terminal.hpp"
 
 int main(int argc, char** argv) {
   // The last line of defence: whatever escapes becomes one line and exit status 2, never a

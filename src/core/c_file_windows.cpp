@@ -4,7 +4,7 @@
 #include <cerrno>
 
 #include "core/c_file.hpp"
-#include "system/win32_text.hpp"
+#include "core/win32_text.hpp"
 
 namespace gpuvet {
 

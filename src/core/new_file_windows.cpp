@@ -4,7 +4,7 @@
 #include <random>
 
 #include "core/new_file.hpp"
-#include "system/win32_text.hpp"
+#include "core/win32_text.hpp"
 
 namespace gpuvet {
 

@@ -7,7 +7,6 @@
 #include <set>
 
 #include "core/text.hpp"
-#include "report/paint.hpp"
 
 namespace gpuvet::explain {
 
@@ -216,57 +215,6 @@ std::vector<Cause> reason(std::vector<Cause> causes, const kb::Kb& kb, const kb:
     return a.first_line < b.first_line;
   });
   return causes;
-}
-
-std::string render_explain_json(const std::vector<Cause>& causes) {
-  nlohmann::ordered_json list = nlohmann::ordered_json::array();
-  for (const auto& c : causes) {
-    nlohmann::ordered_json evidence = nlohmann::ordered_json::array();
-    for (const auto& e : c.evidence)
-      evidence.push_back({{"line", e.line}, {"text", e.text}});
-    list.push_back(
-        {{"id", c.id},
-         {"confidence", std::round(c.confidence * 100) / 100},
-         {"evidence", evidence},
-         {"why", c.why},
-         {"fix", c.fix},
-         {"confirmed_by_facts", c.confirmed_by_facts ? nlohmann::ordered_json(*c.confirmed_by_facts)
-                                                     : nlohmann::ordered_json(nullptr)},
-         {"signatures", c.signatures},
-         {"captures", c.captures}});
-  }
-  const nlohmann::ordered_json doc = {
-      {"schema", kExplainSchema}, {"causes", list}, {"unrecognized", causes.empty()}};
-  return doc.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
-}
-
-std::string render_explain_text(const std::vector<Cause>& causes, const kb::Messages& m,
-                                bool color) {
-  const report::Painter paint(color);
-  if (causes.empty()) return m.text("explain.none") + "\n";
-  std::string out;
-  for (size_t i = 0; i < causes.size(); ++i) {
-    const Cause& c = causes[i];
-    const std::string state = c.confirmed_by_facts == true    ? m.text("explain.state.confirmed")
-                              : c.confirmed_by_facts == false ? m.text("explain.state.contradicted")
-                                                              : m.text("explain.state.unchecked");
-    out += paint(fmt::format("{}. {}", i + 1, c.id), fmt::emphasis::bold) + "  " +
-           m.text("explain.confidence",
-                  {{"percent", std::to_string(static_cast<int>(c.confidence * 100 + 0.5))},
-                   {"state", state}}) +
-           "\n";
-    out += "   " + c.why + "\n";
-    for (const auto& e : c.evidence) {
-      out += "   " +
-             paint(m.text("explain.line", {{"line", std::to_string(e.line)}, {"text", e.text}}),
-                   fmt::emphasis::faint) +
-             "\n";
-    }
-    for (const auto& f : c.fix)
-      out += "   " + m.text("report.fix", {{"text", f}}) + "\n";
-    if (i + 1 < causes.size()) out += "\n";
-  }
-  return out;
 }
 
 }  // namespace gpuvet::explain

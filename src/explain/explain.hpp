@@ -61,8 +61,4 @@ struct MachineFindings {
 std::vector<Cause> reason(std::vector<Cause> causes, const kb::Kb& kb, const kb::Messages& messages,
                           const std::optional<MachineFindings>& machine);
 
-std::string render_explain_json(const std::vector<Cause>& causes);
-std::string render_explain_text(const std::vector<Cause>& causes, const kb::Messages& messages,
-                                bool color);
-
 }  // namespace gpuvet::explain

@@ -1,4 +1,5 @@
 // CuPy: the cupy-cudaNNx / cupy-cudaNNN wheels, the cupy source package and conda's cupy.
+#include "core/paths.hpp"
 #include "core/text.hpp"
 #include "core/version.hpp"
 #include "frameworks/framework.hpp"
@@ -6,7 +7,6 @@
 #include "frameworks/kb_rows.hpp"
 #include "frameworks/registry.hpp"
 #include "kb/queries.hpp"
-#include "system/paths.hpp"
 
 namespace gpuvet::frameworks {
 

@@ -1,4 +1,5 @@
 // PaddlePaddle: paddlepaddle (CPU) and paddlepaddle-gpu, from PyPI or Paddle's own indexes.
+#include "core/paths.hpp"
 #include "core/text.hpp"
 #include "core/version.hpp"
 #include "frameworks/framework.hpp"
@@ -6,7 +7,6 @@
 #include "frameworks/kb_rows.hpp"
 #include "frameworks/registry.hpp"
 #include "kb/queries.hpp"
-#include "system/paths.hpp"
 
 namespace gpuvet::frameworks {
 

@@ -1,4 +1,5 @@
 // PyTorch: torch from PyPI or PyTorch's own indexes, pytorch from conda.
+#include "core/paths.hpp"
 #include "core/text.hpp"
 #include "core/version.hpp"
 #include "frameworks/framework.hpp"
@@ -7,7 +8,6 @@
 #include "frameworks/registry.hpp"
 #include "kb/queries.hpp"
 #include "python/metadata.hpp"
-#include "system/paths.hpp"
 
 namespace gpuvet::frameworks {
 

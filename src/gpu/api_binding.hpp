@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "gpu/driver_apis.hpp"
-#include "gpu/dynlib.hpp"
+#include "platform/dynlib.hpp"
 
 #define GPUVET_API_DECLARE(name, ret, params, required) ret(*name) params = nullptr;
 #define GPUVET_API_BIND(name, ret, params, required)             \

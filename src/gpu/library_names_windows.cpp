@@ -3,9 +3,9 @@
 // "C:\Program Files\NVIDIA Corporation\NVSMI", which is on no search path.
 #include <windows.h>
 
+#include "core/paths.hpp"
+#include "core/win32_text.hpp"
 #include "gpu/library_names.hpp"
-#include "system/paths.hpp"
-#include "system/win32_text.hpp"
 
 namespace gpuvet::gpu {
 

@@ -5,9 +5,9 @@
 #include <filesystem>
 #include <system_error>
 
+#include "core/paths.hpp"
 #include "core/text.hpp"
 #include "kb/embedded.hpp"
-#include "system/paths.hpp"
 
 namespace gpuvet::kb {
 

@@ -5,9 +5,9 @@
 #include <filesystem>
 
 #include "core/new_file.hpp"
+#include "core/paths.hpp"
 #include "plan/plan.hpp"
 #include "plan/steps.hpp"
-#include "system/paths.hpp"
 
 namespace gpuvet::plan {
 

@@ -5,10 +5,10 @@
 #include <map>
 #include <set>
 
+#include "core/paths.hpp"
 #include "core/text.hpp"
 #include "core/version.hpp"
 #include "probes/probes.hpp"
-#include "system/paths.hpp"
 #include "system/real_path.hpp"
 
 namespace gpuvet::probes {

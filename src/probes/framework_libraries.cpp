@@ -4,12 +4,12 @@
 
 #include <algorithm>
 
+#include "core/paths.hpp"
 #include "core/text.hpp"
 #include "frameworks/framework.hpp"
 #include "probes/probes.hpp"
 #include "resolve/platform.hpp"
 #include "resolve/windows_search.hpp"
-#include "system/paths.hpp"
 #include "system/real_path.hpp"
 
 namespace gpuvet::probes {

@@ -5,9 +5,9 @@
 #include <algorithm>
 #include <cctype>
 
+#include "core/paths.hpp"
 #include "core/text.hpp"
 #include "probes/probes.hpp"
-#include "system/paths.hpp"
 #include "system/real_path.hpp"
 
 namespace gpuvet::probes {

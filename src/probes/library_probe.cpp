@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <set>
 
+#include "core/paths.hpp"
 #include "core/text.hpp"
 #include "probes/probes.hpp"
 #include "resolve/which.hpp"
-#include "system/paths.hpp"
 #include "system/real_path.hpp"
 
 namespace gpuvet::probes {

@@ -2,9 +2,9 @@
 // each row's source). Only directories are listed and small files read; nothing is run.
 #include "probes/python_discovery.hpp"
 
+#include "core/paths.hpp"
 #include "core/text.hpp"
 #include "python/metadata.hpp"
-#include "system/paths.hpp"
 #include "system/real_path.hpp"
 
 namespace gpuvet::probes {

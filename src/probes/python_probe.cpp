@@ -9,6 +9,7 @@
 #include <map>
 #include <set>
 
+#include "core/paths.hpp"
 #include "core/text.hpp"
 #include "core/version.hpp"
 #include "frameworks/framework.hpp"
@@ -18,7 +19,6 @@
 #include "probes/python_discovery.hpp"
 #include "python/framework_files.hpp"
 #include "python/metadata.hpp"
-#include "system/paths.hpp"
 #include "system/real_path.hpp"
 
 namespace gpuvet::probes {

@@ -3,9 +3,9 @@
 #include <nlohmann/json.hpp>
 #include <variant>
 
+#include "core/paths.hpp"
 #include "core/text.hpp"
 #include "python/metadata.hpp"
-#include "system/paths.hpp"
 
 namespace gpuvet::probes {
 

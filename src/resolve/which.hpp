@@ -157,7 +157,4 @@ std::string_view to_string(Skip skip);
 // "default directory", "path".
 std::string why_text(Source source, const std::optional<std::string>& object);
 
-std::string render_which_json(const WhichReport& report);
-std::string render_which_text(const WhichReport& report, const kb::Messages& messages, bool color);
-
 }  // namespace gpuvet::resolve

@@ -11,8 +11,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "gpu/child_process.hpp"
-#include "gpu/native_query.hpp"
+#include "platform/child_process.hpp"
+#include "system/native_query.hpp"
 #include "system/system.hpp"
 
 namespace gpuvet::sys {

@@ -15,13 +15,13 @@
 #include <map>
 #include <mutex>
 
+#include "core/paths.hpp"
 #include "core/text.hpp"
-#include "gpu/child_process.hpp"
+#include "platform/child_process.hpp"
 #include "system/cpu_features.hpp"
 #include "system/elf_reader.hpp"
 #include "system/ld_cache.hpp"
 #include "system/live_common.hpp"
-#include "system/paths.hpp"
 #include "system/system.hpp"
 
 extern char** environ;

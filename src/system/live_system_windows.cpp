@@ -24,12 +24,12 @@
 #include <vector>
 
 #include "core/text.hpp"
-#include "gpu/child_process.hpp"
+#include "core/win32_text.hpp"
+#include "platform/child_process.hpp"
 #include "system/cpu_features.hpp"
 #include "system/elf_reader.hpp"
 #include "system/live_common.hpp"
 #include "system/system.hpp"
-#include "system/win32_text.hpp"
 
 namespace gpuvet::sys {
 

@@ -1,7 +1,7 @@
 #include "system/real_path.hpp"
 
+#include "core/paths.hpp"
 #include "core/text.hpp"
-#include "system/paths.hpp"
 
 namespace gpuvet::sys {
 

@@ -1,6 +1,6 @@
 #include "system/recording_system.hpp"
 
-#include "system/paths.hpp"
+#include "core/paths.hpp"
 #include "system/redact.hpp"
 
 namespace gpuvet::sys {

@@ -4,8 +4,8 @@
 
 #include <set>
 
+#include "core/paths.hpp"
 #include "core/text.hpp"
-#include "system/paths.hpp"
 
 namespace gpuvet::sys {
 

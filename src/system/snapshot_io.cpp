@@ -6,9 +6,9 @@
 #include <nlohmann/json.hpp>
 
 #include "core/c_file.hpp"
+#include "core/gzip.hpp"
+#include "core/paths.hpp"
 #include "core/text.hpp"
-#include "system/gzip.hpp"
-#include "system/paths.hpp"
 #include "system/snapshot.hpp"
 
 namespace gpuvet::sys {

@@ -13,6 +13,7 @@
 #include "explain/log_reader.hpp"
 #include "kb/kb.hpp"
 #include "kb/messages.hpp"
+#include "report/render_explain.hpp"
 
 namespace {
 
@@ -57,6 +58,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   for (const auto& c : causes) {
     if (c.evidence.size() > gpuvet::explain::kMaxEvidence) __builtin_trap();
   }
-  (void)gpuvet::explain::render_explain_json(causes);
+  (void)gpuvet::report::render_explain_json(causes);
   return 0;
 }

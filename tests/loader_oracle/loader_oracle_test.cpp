@@ -22,10 +22,10 @@
 #include <vector>
 
 #include "cli_support.hpp"
+#include "core/paths.hpp"
 #include "core/text.hpp"
 #include "resolve/which.hpp"
 #include "system/ld_cache.hpp"
-#include "system/paths.hpp"
 #include "test_support.hpp"
 
 namespace gpuvet::resolve {

@@ -1,6 +1,6 @@
 // Children die with gpuvet: a SIGKILLed gpuvet takes its hanging native-query child along, and a
 // deadline kills whatever a child started. The process table (/proc) is the oracle.
-#include "gpu/child_process.hpp"
+#include "platform/child_process.hpp"
 
 #include <fcntl.h>
 #include <signal.h>
@@ -18,9 +18,9 @@
 #include <thread>
 #include <vector>
 
+#include "core/paths.hpp"
 #include "core/text.hpp"
-#include "gpu/native_query.hpp"
-#include "system/paths.hpp"
+#include "system/native_query.hpp"
 #include "test_support.hpp"
 
 extern char** environ;

@@ -11,6 +11,7 @@
 #include "explain/explain.hpp"
 #include "explain/literal_filter.hpp"
 #include "explain/log_reader.hpp"
+#include "report/render_explain.hpp"
 #include "test_support.hpp"
 
 namespace gpuvet::explain {
@@ -407,7 +408,7 @@ TEST(Reasoning, FactsConfirmOrRuleOut) {
   EXPECT_EQ(causes[0].fix.front(), finding.fix.front());
   EXPECT_EQ(causes[1].id, "driver.too_old");
   EXPECT_EQ(causes[1].confirmed_by_facts, false);
-  const auto json = nlohmann::json::parse(render_explain_json(causes));
+  const auto json = nlohmann::json::parse(report::render_explain_json(causes));
   EXPECT_EQ(json["schema"], "gpuvet.explain/1");
   EXPECT_EQ(json["causes"][0]["confirmed_by_facts"], true);
   EXPECT_EQ(json["unrecognized"], false);
@@ -503,7 +504,7 @@ TEST(ExplainFuzz, AdversarialBytesNeverCrashOrGrow) {
           reason(collector.causes(), testing::embedded_kb(), testing::messages(), std::nullopt);
       for (const auto& c : causes)
         EXPECT_LE(c.evidence.size(), kMaxEvidence);
-      (void)render_explain_json(causes);
+      (void)report::render_explain_json(causes);
     }
   }
 }

@@ -5,12 +5,12 @@
 
 #include <random>
 
+#include "core/gzip.hpp"
 #include "kb/csv.hpp"
 #include "probes/probes.hpp"
 #include "python/framework_files.hpp"
 #include "python/metadata.hpp"
 #include "python/python_literal.hpp"
-#include "system/gzip.hpp"
 #include "system/replay_system.hpp"
 #include "system/snapshot.hpp"
 

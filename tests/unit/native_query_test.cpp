@@ -1,8 +1,8 @@
 // The native query against fake drivers built by the tests: gpuvet's child process must read a
 // working driver exactly, and survive one that crashes, hangs, is a stub or prints garbage.
-#include "gpu/native_query.hpp"
+#include "system/native_query.hpp"
 #include "gpu/library_names.hpp"
-#include "gpu/nvidia_smi.hpp"
+#include "system/nvidia_smi.hpp"
 
 #include <gtest/gtest.h>
 

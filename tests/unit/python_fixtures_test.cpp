@@ -5,9 +5,9 @@
 #include <optional>
 #include <string>
 
+#include "core/paths.hpp"
 #include "python/framework_files.hpp"
 #include "python/metadata.hpp"
-#include "system/paths.hpp"
 
 namespace gpuvet::python {
 namespace {

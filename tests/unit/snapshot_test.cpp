@@ -4,8 +4,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "system/gzip.hpp"
-#include "system/paths.hpp"
+#include "core/gzip.hpp"
+#include "core/paths.hpp"
 #include "test_support.hpp"
 
 namespace gpuvet::sys {

@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_support.hpp"
-#include "system/paths.hpp"
+#include "core/paths.hpp"
 
 namespace gpuvet {
 namespace {

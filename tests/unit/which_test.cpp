@@ -2,6 +2,7 @@
 // them, the step list, the shadowed copies, ELF class checks, the cache, and both renderers.
 // (What the real loader does is checked in tests/loader_oracle.)
 #include "resolve/which.hpp"
+#include "report/render_which.hpp"
 
 #include <gtest/gtest.h>
 
@@ -388,7 +389,8 @@ TEST(Which, AFromModuleThatIsNotElfIsAnError) {
 
 TEST(WhichRender, JsonFollowsTheSchema) {
   const sys::ReplaySystem system(testing::linux_snapshot(two_toolkits()));
-  const auto doc = json::parse(render_which_json(which_on(system, {"libcudnn.so.8", "libx.so"})));
+  const auto doc =
+      json::parse(report::render_which_json(which_on(system, {"libcudnn.so.8", "libx.so"})));
   EXPECT_EQ(doc["schema"], "gpuvet.which/1");
   ASSERT_EQ(doc["results"].size(), 2u);
   const auto& r = doc["results"][0];
@@ -411,7 +413,7 @@ TEST(WhichRender, JsonFollowsTheSchema) {
 TEST(WhichRender, TextInBothLanguages) {
   const sys::ReplaySystem system(testing::linux_snapshot(two_toolkits()));
   const WhichReport report = which_on(system, {"libcudnn.so.8", "libx.so"});
-  const std::string en = render_which_text(report, testing::messages(kb::Lang::en), false);
+  const std::string en = report::render_which_text(report, testing::messages(kb::Lang::en), false);
   EXPECT_NE(en.find("libcudnn.so.8 → /usr/local/cuda-11.8/lib64/libcudnn.so.8"), std::string::npos)
       << en;
   EXPECT_NE(en.find("version 8.6.0"), std::string::npos);
@@ -420,7 +422,7 @@ TEST(WhichRender, TextInBothLanguages) {
   EXPECT_NE(en.find("/usr/local/cuda-12.2/lib64/libcudnn.so.8  version 8.9.7"), std::string::npos);
   EXPECT_NE(en.find("libx.so: nothing would load"), std::string::npos);
   EXPECT_EQ(en.find("which."), std::string::npos) << "a catalog key leaked: " << en;
-  const std::string zh = render_which_text(report, testing::messages(kb::Lang::zh), false);
+  const std::string zh = report::render_which_text(report, testing::messages(kb::Lang::zh), false);
   EXPECT_NE(zh.find("版本 8.6.0"), std::string::npos) << zh;
   EXPECT_NE(zh.find("目录不存在"), std::string::npos);
   EXPECT_EQ(zh.find("which."), std::string::npos) << "a catalog key leaked: " << zh;

@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "core/text.hpp"
-#include "gpu/child_process.hpp"
-#include "system/win32_text.hpp"
+#include "core/win32_text.hpp"
+#include "platform/child_process.hpp"
 
 namespace gpuvet::gpu {
 namespace {

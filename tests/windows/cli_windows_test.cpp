@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "cli/terminal.hpp"
-#include "gpu/child_process.hpp"
-#include "system/paths.hpp"
+#include "core/paths.hpp"
+#include "platform/child_process.hpp"
+#include "platform/terminal.hpp"
 
 namespace gpuvet {
 namespace {

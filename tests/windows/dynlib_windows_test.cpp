@@ -7,8 +7,8 @@
 #include <string>
 
 #include "core/text.hpp"
-#include "gpu/dynlib.hpp"
-#include "system/win32_text.hpp"
+#include "core/win32_text.hpp"
+#include "platform/dynlib.hpp"
 
 namespace gpuvet::gpu {
 namespace {

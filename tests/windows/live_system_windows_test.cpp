@@ -14,8 +14,8 @@
 #include <string_view>
 #include <vector>
 
+#include "core/win32_text.hpp"
 #include "system/system.hpp"
-#include "system/win32_text.hpp"
 
 namespace gpuvet::sys {
 namespace {

@@ -8,10 +8,10 @@
 #include <random>
 #include <string>
 
+#include "core/paths.hpp"
+#include "core/win32_text.hpp"
 #include "resolve/which.hpp"
-#include "system/paths.hpp"
 #include "system/system.hpp"
-#include "system/win32_text.hpp"
 
 namespace gpuvet {
 namespace {

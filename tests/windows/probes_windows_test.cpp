@@ -5,10 +5,10 @@
 
 #include <filesystem>
 
+#include "core/paths.hpp"
 #include "probes/probes.hpp"
 #include "resolve/which.hpp"
 #include "system/overlay_system.hpp"
-#include "system/paths.hpp"
 #include "test_support.hpp"
 
 namespace gpuvet::probes {

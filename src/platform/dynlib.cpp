@@ -2,7 +2,7 @@
 // dynlib_<platform>.cpp.
 #include <utility>
 
-#include "gpu/dynlib.hpp"
+#include "platform/dynlib.hpp"
 
 namespace gpuvet::gpu {
 

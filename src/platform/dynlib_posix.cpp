@@ -1,7 +1,7 @@
 #include <dlfcn.h>
 #include <link.h>
 
-#include "gpu/dynlib.hpp"
+#include "platform/dynlib.hpp"
 
 namespace gpuvet::gpu {
 

@@ -12,7 +12,7 @@
 #include <string_view>
 #include <vector>
 
-#include "gpu/child_process.hpp"
+#include "platform/child_process.hpp"
 #include "system/system.hpp"
 
 namespace gpuvet::gpu {

@@ -9,12 +9,12 @@
 
 #include "gpu/api_binding.hpp"
 #include "gpu/driver_apis.hpp"
-#include "gpu/dynlib.hpp"
 #include "gpu/library_names.hpp"
-#include "gpu/native_query.hpp"
-#include "gpu/nvidia_smi.hpp"
 #include "kb/kb.hpp"
 #include "kb/versions.hpp"
+#include "platform/dynlib.hpp"
+#include "system/native_query.hpp"
+#include "system/nvidia_smi.hpp"
 #include "system/snapshot.hpp"
 
 namespace gpuvet::gpu {

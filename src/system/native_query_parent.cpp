@@ -3,8 +3,8 @@
 #include <fmt/format.h>
 
 #include "core/text.hpp"
-#include "gpu/child_process.hpp"
-#include "gpu/native_query.hpp"
+#include "platform/child_process.hpp"
+#include "system/native_query.hpp"
 #include "system/snapshot.hpp"
 
 namespace gpuvet::gpu {

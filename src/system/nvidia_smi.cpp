@@ -1,4 +1,4 @@
-#include "gpu/nvidia_smi.hpp"
+#include "system/nvidia_smi.hpp"
 
 #include <fmt/format.h>
 
@@ -6,10 +6,10 @@
 #include <filesystem>
 #include <vector>
 
+#include "core/paths.hpp"
 #include "core/text.hpp"
-#include "gpu/child_process.hpp"
 #include "gpu/library_names.hpp"
-#include "system/paths.hpp"
+#include "platform/child_process.hpp"
 
 namespace gpuvet::gpu {
 

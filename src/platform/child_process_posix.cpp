@@ -15,7 +15,7 @@
 #include <cstring>
 #include <string>
 
-#include "gpu/child_process.hpp"
+#include "platform/child_process.hpp"
 
 extern char** environ;
 

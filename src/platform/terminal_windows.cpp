@@ -11,8 +11,8 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "cli/terminal.hpp"
-#include "system/win32_text.hpp"
+#include "core/win32_text.hpp"
+#include "platform/terminal.hpp"
 
 namespace gpuvet::cli {
 

@@ -1,4 +1,4 @@
-#include "system/gzip.hpp"
+#include "core/gzip.hpp"
 
 #include <zlib.h>
 

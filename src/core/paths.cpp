@@ -1,4 +1,4 @@
-#include "system/paths.hpp"
+#include "core/paths.hpp"
 
 #include <fmt/format.h>
 

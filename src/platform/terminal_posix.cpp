@@ -4,7 +4,7 @@
 #include <cstdlib>
 #include <string_view>
 
-#include "cli/terminal.hpp"
+#include "platform/terminal.hpp"
 
 namespace gpuvet::cli {
 

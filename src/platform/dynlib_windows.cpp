@@ -4,8 +4,8 @@
 #include <cstdint>
 #include <string>
 
-#include "gpu/dynlib.hpp"
-#include "system/win32_text.hpp"
+#include "core/win32_text.hpp"
+#include "platform/dynlib.hpp"
 
 namespace gpuvet::gpu {
 

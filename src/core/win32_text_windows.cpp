@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "system/win32_text.hpp"
+#include "core/win32_text.hpp"
 
 namespace gpuvet::win32 {
 

@@ -1,4 +1,4 @@
-#include "gpu/child_process.hpp"
+#include "platform/child_process.hpp"
 
 namespace gpuvet::gpu {
 

@@ -1,15 +1,17 @@
 // The two faces of a `which` report: gpuvet.which/1 JSON (CONTRACTS.md) and text in the
 // catalog's language. Renderers decide nothing; every word of the text comes from the catalog.
-#include <fmt/color.h>
+#include "report/render_which.hpp"
 
+#include <fmt/color.h>
 #include <fmt/format.h>
-#include "report/paint.hpp"
 
 #include <nlohmann/json.hpp>
 
-#include "resolve/which.hpp"
+#include "report/paint.hpp"
 
-namespace gpuvet::resolve {
+namespace gpuvet::report {
+
+using namespace resolve;
 
 namespace {
 
@@ -155,4 +157,4 @@ std::string render_which_text(const WhichReport& report, const kb::Messages& mes
   return out;
 }
 
-}  // namespace gpuvet::resolve
+}  // namespace gpuvet::report

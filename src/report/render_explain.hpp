@@ -1,0 +1,15 @@
+#pragma once
+// `gpuvet explain`: gpuvet.explain/1 JSON (CONTRACTS.md) and text in the catalog's language.
+#include <string>
+#include <vector>
+
+#include "explain/explain.hpp"
+#include "kb/messages.hpp"
+
+namespace gpuvet::report {
+
+std::string render_explain_json(const std::vector<explain::Cause>& causes);
+std::string render_explain_text(const std::vector<explain::Cause>& causes,
+                                const kb::Messages& messages, bool color);
+
+}  // namespace gpuvet::report
