@@ -25,8 +25,9 @@
 #include <vector>
 
 #include "checks/finding.hpp"
-#include "cli/app.hpp"
 #include "core/paths.hpp"
+#include "pipeline/diagnose.hpp"
+#include "report/report.hpp"
 #include "system/replay_system.hpp"
 #include "test_support.hpp"
 
@@ -257,7 +258,7 @@ TEST_P(Scenario, MatchesExpectations) {
       << "scenario " << name << ": expected.json:" << problems_text(expected.problems());
 
   const sys::ReplaySystem system(std::move(*snapshot));
-  auto report = cli::diagnose(system, testing::embedded_kb(), testing::messages());
+  auto report = pipeline::diagnose(system, testing::embedded_kb(), testing::messages());
   ASSERT_TRUE(report) << "scenario " << name << ": " << report.error().message;
   const auto actual = json::parse(report::render_json(*report));
 

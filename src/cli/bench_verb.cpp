@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <CLI/CLI.hpp>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -9,7 +10,8 @@
 #include "bench/bench_child.hpp"
 #include "bench/bench_parent.hpp"
 #include "bench/libraries.hpp"
-#include "cli/app.hpp"
+#include "cli/common.hpp"
+#include "cli/verb.hpp"
 #include "core/paths.hpp"
 #include "platform/terminal.hpp"
 #include "probes/probes.hpp"
@@ -149,6 +151,42 @@ int run_bench_child_verb(const std::vector<std::string>& arguments) {
   }
   bench::run_bench_child(options);
   return kExitOk;
+}
+
+namespace {
+
+struct BenchOptions {
+  BenchArgs args;
+  CommonOptions common;
+};
+
+int run_bench_verb(const BenchOptions& options) {
+  auto context = open_context(options.common);
+  if (!context) return fail(context.error().message);
+  return run_bench(options.args, context->kb, context->messages, context->color);
+}
+
+std::shared_ptr<BenchOptions> declare_measurement(CLI::App& command, bool verify) {
+  auto options = std::make_shared<BenchOptions>();
+  options->args.verify = verify;
+  command.add_flag("--json", options->args.json, "JSON output (gpuvet.bench/1)");
+  add_common_options(command, options->common);
+  return options;
+}
+
+}  // namespace
+
+VerbRun declare_verify(CLI::App& command) {
+  auto options = declare_measurement(command, true);
+  return [options] { return run_bench_verb(*options); };
+}
+
+VerbRun declare_bench(CLI::App& command) {
+  auto options = declare_measurement(command, false);
+  command.add_flag("--quick", options->args.quick, "Smaller sizes and fewer repetitions");
+  command.add_option("--html", options->args.html,
+                     "Also write a self-contained HTML page with the charts to FILE");
+  return [options] { return run_bench_verb(*options); };
 }
 
 }  // namespace gpuvet::cli

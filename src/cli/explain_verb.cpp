@@ -2,9 +2,14 @@
 
 #include <cstdio>
 
-#include "cli/app.hpp"
+#include <CLI/CLI.hpp>
+
+#include "cli/common.hpp"
+#include "cli/verb.hpp"
 #include "explain/explain.hpp"
 #include "explain/log_reader.hpp"
+#include "explain/signatures.hpp"
+#include "pipeline/diagnose.hpp"
 #include "report/render_explain.hpp"
 
 namespace gpuvet::cli {
@@ -25,7 +30,7 @@ int run_explain(const ExplainArgs& args, const kb::Kb& kb, const kb::Messages& m
   }
   std::optional<explain::MachineFindings> machine;
   if (system) {
-    auto report = diagnose(*system, kb, messages);
+    auto report = pipeline::diagnose(*system, kb, messages);
     if (!report) return fail(report.error().message);
     machine = explain::MachineFindings{report->findings};
   }
@@ -34,6 +39,61 @@ int run_explain(const ExplainArgs& args, const kb::Kb& kb, const kb::Messages& m
                                     : report::render_explain_text(causes, messages, color);
   print(out);
   return causes.empty() ? kExitFound : kExitOk;
+}
+
+namespace {
+
+struct ExplainOptions {
+  ExplainArgs args;
+  CommonOptions common;
+  bool export_patterns = false;
+};
+
+// Hidden: the patterns as grep -E reads them, the explain benchmark's baseline.
+int export_patterns(const kb::Kb& kb) {
+  auto signatures = explain::Signatures::load(kb);
+  if (!signatures) return fail(signatures.error().message);
+  for (const auto& s : signatures->all())
+    print(explain::to_grep_pattern(s.pattern) + "\n");
+  return kExitOk;
+}
+
+int run_explain_verb(ExplainOptions& options, const CLI::App& command) {
+  if (options.export_patterns) {
+    auto kb = load_kb(options.common.kb_dir);
+    if (!kb) return fail(kb.error().message);
+    return export_patterns(*kb);
+  }
+  auto context = open_context(options.common);
+  if (!context) return fail(context.error().message);
+  ExplainArgs& args = options.args;
+  args.has_text = command.count("--text") > 0;
+  if (args.has_text == !args.input.empty()) {
+    return fail(context->messages.text("explain.error.input"));
+  }
+  std::unique_ptr<sys::System> system;
+  if (!args.snapshot.empty() || !args.no_facts) {
+    auto opened = open_system(args.snapshot);
+    if (!opened) return fail(opened.error().message);
+    system = std::move(*opened);
+  }
+  return run_explain(args, context->kb, context->messages, system.get(), context->color);
+}
+
+}  // namespace
+
+VerbRun declare_explain(CLI::App& command) {
+  auto options = std::make_shared<ExplainOptions>();
+  ExplainArgs& args = options->args;
+  command.add_option("FILE", args.input, "The log (\"-\": standard input)");
+  command.add_option("--text", args.text, "The message itself");
+  command.add_option("--snapshot", args.snapshot,
+                     "Confirm against a snapshot instead of this machine");
+  command.add_flag("--no-facts", args.no_facts, "Read the text only");
+  command.add_flag("--json", args.json, "JSON output (gpuvet.explain/1)");
+  add_common_options(command, options->common);
+  command.add_flag("--export-patterns", options->export_patterns, "")->group("");
+  return [options, &command] { return run_explain_verb(*options, command); };
 }
 
 }  // namespace gpuvet::cli

@@ -6,7 +6,10 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "cli/app.hpp"
+#include <CLI/CLI.hpp>
+
+#include "cli/common.hpp"
+#include "cli/verb.hpp"
 #include "core/text.hpp"
 #include "core/version.hpp"
 #include "frameworks/framework.hpp"
@@ -188,6 +191,44 @@ int run_kb(const KbArgs& args, const kb::Kb& kb, const kb::Messages& messages, b
       args.json ? report::render_kb_json(answer) : report::render_kb_text(answer, messages, color);
   print(out);
   return 0;
+}
+
+namespace {
+
+struct KbOptions {
+  KbArgs args;
+  CommonOptions common;
+};
+
+int run_kb_verb(const KbOptions& options) {
+  auto context = open_context(options.common);
+  if (!context) return fail(context.error().message);
+  return run_kb(options.args, context->kb, context->messages, context->color);
+}
+
+}  // namespace
+
+VerbRun declare_kb(CLI::App& command) {
+  auto options = std::make_shared<KbOptions>();
+  command.require_subcommand(1);
+  const std::vector<std::pair<std::string, std::string>> topics = {
+      {"gpu", "A GPU by name (\"RTX 3060\"): compute capability, architecture, what runs on it"},
+      {"cuda",
+       "A CUDA version (10.1): its releases, minimum drivers, architectures, library names"},
+      {"cudnn", "A cuDNN version (8.9): the CUDA versions it supports and its library names"},
+      {"framework",
+       "FRAMEWORK[==VERSION] (tensorflow==2.1, torch, paddlepaddle-gpu): builds and minimum "
+       "compute capability"}};
+  for (const auto& [topic, description] : topics) {
+    CLI::App* sub = command.add_subcommand(topic, description);
+    sub->add_option("ARGUMENT", options->args.argument, "What to look up")->required();
+    sub->fallthrough();
+    sub->callback([options, name = topic] { options->args.topic = name; });
+  }
+  command.add_flag("--json", options->args.json, "JSON output (gpuvet.kb/1)");
+  add_common_options(command, options->common);
+  command.fallthrough();
+  return [options] { return run_kb_verb(*options); };
 }
 
 }  // namespace gpuvet::cli

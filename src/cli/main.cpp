@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "cli/app.hpp"
+#include "cli/common.hpp"
 #include "platform/terminal.hpp"
 
 int main(int argc, char** argv) {

@@ -4,11 +4,15 @@
 
 #include <cstdio>
 
-#include "cli/app.hpp"
+#include <CLI/CLI.hpp>
+
+#include "cli/common.hpp"
+#include "cli/verb.hpp"
 #include "core/text.hpp"
 #include "core/version.hpp"
 #include "frameworks/framework.hpp"
 #include "kb/queries.hpp"
+#include "pipeline/diagnose.hpp"
 #include "plan/plan.hpp"
 #include "report/render_plan.hpp"
 
@@ -71,7 +75,7 @@ int run_plan(const PlanArgs& args, const kb::Kb& kb, const kb::Messages& message
   if (has_open_fields(*request)) {
     auto system = open_system();
     if (!system) return fail(system.error().message);
-    auto report = diagnose(**system, kb, messages);
+    auto report = pipeline::diagnose(**system, kb, messages);
     if (!report) return fail(report.error().message);
     auto completed = plan::complete_from_facts(std::move(*request), report->facts, kb, messages);
     if (!completed) return fail(completed.error().message);
@@ -96,6 +100,48 @@ int run_plan(const PlanArgs& args, const kb::Kb& kb, const kb::Messages& message
     print(out);
   }
   return result->feasible ? kExitOk : kExitFound;
+}
+
+namespace {
+
+struct PlanOptions {
+  PlanArgs args;
+  CommonOptions common;
+};
+
+int run_plan_verb(const PlanOptions& options) {
+  auto context = open_context(options.common);
+  if (!context) return fail(context.error().message);
+  const auto open = [&] { return open_system(options.args.snapshot); };
+  return run_plan(options.args, context->kb, context->messages, open, context->color);
+}
+
+}  // namespace
+
+VerbRun declare_plan(CLI::App& command) {
+  auto options = std::make_shared<PlanOptions>();
+  PlanArgs& args = options->args;
+  command
+      .add_option("FRAMEWORK", args.spec,
+                  "tensorflow, torch (pytorch), jax, cupy, paddle or onnxruntime, or a pip "
+                  "package of one (paddlepaddle-gpu), optionally ==VERSION (a prefix)")
+      ->required();
+  command.add_option("--os", args.os, "windows, linux or wsl2 (default: this machine's)")
+      ->check(CLI::IsMember({"windows", "linux", "wsl2"}));
+  auto* gpu = command.add_option("--gpu", args.gpu, "A GPU by name (\"RTX 3060\")");
+  command.add_option("--cc", args.cc, "The GPU's compute capability, X.Y")->excludes(gpu);
+  command.add_option("--driver", args.driver, "The NVIDIA driver version");
+  command.add_option("--python", args.python, "The Python version, X.Y");
+  command.add_option("--cuda", args.cuda, "Only builds for this CUDA version, X.Y");
+  command.add_option("--snapshot", args.snapshot,
+                     "Take what is not given from a snapshot instead of this machine");
+  command.add_option("--write", args.write_dir,
+                     "Write environment.yml, requirements.txt and an activation script there");
+  command.add_flag("--force", args.force,
+                   "With --write: replace those files when they are already there");
+  command.add_flag("--json", args.json, "JSON output (gpuvet.plan/1)");
+  add_common_options(command, options->common);
+  return [options] { return run_plan_verb(*options); };
 }
 
 }  // namespace gpuvet::cli

@@ -8,19 +8,13 @@
 #include "checks/finding.hpp"
 #include "facts/facts.hpp"
 #include "kb/messages.hpp"
+#include "pipeline/diagnose.hpp"
 
 namespace gpuvet::report {
 
 inline constexpr const char* kCheckSchema = "gpuvet.check/1";
 
-struct Report {
-  std::string tool;        // "gpuvet 0.1.0"
-  std::string kb_version;  // of the knowledge base the checks used
-  Facts facts;
-  std::vector<Finding> findings;
-  checks::Summary summary;
-  long long elapsed_ms = 0;
-};
+using Report = pipeline::Report;
 
 enum class Format { text, json, md };
 

@@ -8,11 +8,12 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "cli/app.hpp"
 #include "core/new_file.hpp"
 #include "kb/queries.hpp"
+#include "pipeline/diagnose.hpp"
 #include "plan/plan.hpp"
 #include "report/render_plan.hpp"
+#include "report/report.hpp"
 #include "system/snapshot.hpp"
 #include "test_support.hpp"
 
@@ -341,7 +342,7 @@ TEST(Plan, SnapshotAndFlagsGiveTheSamePlan) {
     auto snapshot = sys::load_snapshot_file(path);
     ASSERT_TRUE(snapshot.ok()) << path;
     const sys::ReplaySystem system(std::move(*snapshot));
-    auto report = cli::diagnose(system, embedded_kb(), messages());
+    auto report = pipeline::diagnose(system, embedded_kb(), messages());
     ASSERT_TRUE(report.ok());
     Request open;
     open.framework = "tensorflow";

@@ -1,0 +1,110 @@
+// `gpuvet check` (the default verb) and `gpuvet snapshot`: this machine, or a snapshot of one,
+// through the pipeline.
+#include <fmt/format.h>
+
+#include <CLI/CLI.hpp>
+#include <chrono>
+#include <memory>
+
+#include "cli/bench_verb.hpp"
+#include "cli/common.hpp"
+#include "cli/verb.hpp"
+#include "pipeline/diagnose.hpp"
+#include "probes/probes.hpp"
+#include "probes/snapshot_privacy.hpp"
+#include "report/report.hpp"
+#include "system/recording_system.hpp"
+#include "system/snapshot.hpp"
+
+namespace gpuvet::cli {
+
+namespace {
+
+struct CheckOptions {
+  CommonOptions common;
+  std::string snapshot;
+  std::string format = "text";
+  bool json = false;
+  bool verify = false;
+};
+
+std::string render(const report::Report& report, const std::string& format,
+                   const Context& context) {
+  if (format == "json") return report::render_json(report);
+  if (format == "md") return report::render_md(report, context.messages);
+  return report::render_text(report, context.messages, context.color);
+}
+
+int run_check(const CheckOptions& options) {
+  const auto started = std::chrono::steady_clock::now();
+  auto context = open_context(options.common);
+  if (!context) return fail(context.error().message);
+  auto system = open_system(options.snapshot);
+  if (!system) return fail(system.error().message);
+  auto report = pipeline::diagnose(**system, context->kb, context->messages);
+  if (!report) return fail(report.error().message);
+  if (options.verify && options.snapshot.empty()) {
+    if (auto finding = verify_finding(report->facts, context->kb, context->messages)) {
+      pipeline::add_finding(*report, std::move(*finding));
+    }
+  }
+  report->elapsed_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                           std::chrono::steady_clock::now() - started)
+                           .count();
+  print(render(*report, options.json ? "json" : options.format, *context));
+  return report->summary.errors > 0 ? kExitFound : kExitOk;
+}
+
+std::string utc_now_iso8601() {
+  using namespace std::chrono;
+  const auto now = floor<seconds>(system_clock::now());
+  const auto day = floor<days>(now);
+  const year_month_day date{day};
+  const hh_mm_ss time{now - day};
+  return fmt::format("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}Z", static_cast<int>(date.year()),
+                     static_cast<unsigned>(date.month()), static_cast<unsigned>(date.day()),
+                     time.hours().count(), time.minutes().count(), time.seconds().count());
+}
+
+int run_snapshot(const std::string& output) {
+  const auto live = sys::make_live_system(live_options());
+  const sys::RecordingSystem recorder(*live);
+  probes::collect_facts(recorder);
+  sys::Snapshot recorded = recorder.recorded();
+  recorded.taken_at = utc_now_iso8601();
+  // The recorded environment names this machine's user too (HOME of a sudo'ed run, say).
+  redact_users_of(recorded.env);
+  const sys::Snapshot snapshot = probes::private_snapshot(recorded, {redacted_users()});
+  if (output.empty() || output == "-") {
+    print(sys::serialize_snapshot(snapshot));
+    return kExitOk;
+  }
+  if (auto saved = sys::save_snapshot_file(snapshot, output); !saved) {
+    return fail(fmt::format("cannot write snapshot {}", saved.error().message));
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+VerbRun declare_check(CLI::App& command) {
+  auto options = std::make_shared<CheckOptions>();
+  command.add_option("--snapshot", options->snapshot,
+                     "Diagnose a snapshot file instead of this machine");
+  command.add_option("--format", options->format, "Output format")
+      ->check(CLI::IsMember({"text", "json", "md"}));
+  command.add_flag("--json", options->json, "Same as --format json");
+  add_common_options(command, options->common);
+  command.add_flag("--verify", options->verify,
+                   "Also run gpuvet verify on the GPU; a failure is a runtime finding");
+  return [options] { return run_check(*options); };
+}
+
+VerbRun declare_snapshot(CLI::App& command) {
+  auto output = std::make_shared<std::string>();
+  command.add_option("-o,--output", *output,
+                     "Write to FILE (gzip-compressed when it ends in .gz; default: stdout)");
+  return [output] { return run_snapshot(*output); };
+}
+
+}  // namespace gpuvet::cli

@@ -1,0 +1,34 @@
+// The verb table: one line per verb.
+#include "cli/verb.hpp"
+
+#include "system/native_query.hpp"
+
+namespace gpuvet::cli {
+
+const std::vector<Verb>& verbs() {
+  static const std::vector<Verb> table = {
+      {"check", "Check every layer in fault-tree order (the default verb)", declare_check},
+      {"verify", "Prove the GPU computes: a kernel, copies and a GEMM, checked (a few seconds)",
+       declare_verify},
+      {"bench", "Measure bandwidth, GEMM and convolution against the GPU's own peak",
+       declare_bench},
+      {"snapshot", "Record what the probes read on this machine, secrets redacted",
+       declare_snapshot},
+      {"which",
+       "Which file the dynamic loader would load for each library name, and the copies it "
+       "shadows",
+       declare_which},
+      {"explain", "From an error message or a whole log to the real cause, checked on this machine",
+       declare_explain},
+      {"plan",
+       "The framework, CUDA, cuDNN, Python and driver versions that go together, with steps",
+       declare_plan},
+      {"kb", "Ask the knowledge base: a GPU, a CUDA or cuDNN version, a framework's builds",
+       declare_kb},
+      // Hidden: the child process of a native query (system/native_query.hpp).
+      {gpu::kNativeQueryVerb, "", declare_native_query},
+  };
+  return table;
+}
+
+}  // namespace gpuvet::cli
