@@ -41,6 +41,8 @@ class Solver {
     return os == "windows" ? "windows" : "linux";
   }
   bool matches_version(const Build& b) const;
+  Result<std::vector<Build>> wished_builds() const;
+  Result<Plan> elsewhere(Plan plan, const std::vector<Build>& known);
   Result<bool> check_platform_support(const std::string& os, std::vector<Blocker>& blockers);
   Result<Evaluation> evaluate(const Build& b, const Request& r) const;
   Result<bool> check_driver(const Build& b, const Request& r, Evaluation& e) const;
@@ -310,16 +312,9 @@ Result<bool> Solver::add_alternatives(Plan& plan, const std::vector<Build>& on_p
   return true;
 }
 
-Result<Plan> Solver::solve() {
-  auto builds = known_builds(kb_, request_.framework);
-  if (!builds) {
-    return make_error(text("plan.error.no_table", {{"framework", request_.framework}}));
-  }
-  all_ = std::move(*builds);
-  const frameworks::Framework* framework = frameworks::find(request_.framework);
-  if (framework && !framework->versioned_builds && request_.version) {
-    return make_error(text("plan.error.jax_version"));
-  }
+// The builds of the wished version (and CUDA), or why there are none: an unknown version, or a
+// version the KB knows without its CUDA. gpuvet does not guess.
+Result<std::vector<Build>> Solver::wished_builds() const {
   std::vector<Build> matching;
   for (const auto& b : all_) {
     if (matches_version(b)) matching.push_back(b);
@@ -349,37 +344,54 @@ Result<Plan> Solver::solve() {
     return make_error(text("plan.error.cuda_unknown",
                            {{"framework", request_.framework}, {"version", matching[0].version}}));
   }
+  return known;
+}
+
+// No build for the platform asked: why, and on Windows the same version under WSL2 (which runs
+// the Linux builds with the Windows driver).
+Result<Plan> Solver::elsewhere(Plan plan, const std::vector<Build>& known) {
+  if (auto ok = check_platform_support(kb_platform(request_.os), plan.blockers); !ok) {
+    return ok.error();
+  }
+  if (request_.os == "windows") {
+    Request wsl = request_;
+    wsl.os = "wsl2";
+    std::vector<Build> linux;
+    for (const auto& b : known) {
+      if (b.platform == "linux") linux.push_back(b);
+    }
+    Solver under_wsl(wsl, kb_, messages_);
+    under_wsl.all_ = all_;
+    auto options = under_wsl.feasible(linux, wsl, 1);
+    if (!options) return options.error();
+    for (auto& o : *options) {
+      o.alternative = true;
+      plan.options.push_back(std::move(o));
+    }
+  }
+  if (auto ok = add_alternatives(plan, {}, Evaluation{}); !ok) return ok.error();
+  return plan;
+}
+
+Result<Plan> Solver::solve() {
+  auto builds = known_builds(kb_, request_.framework);
+  if (!builds) {
+    return make_error(text("plan.error.no_table", {{"framework", request_.framework}}));
+  }
+  all_ = std::move(*builds);
+  const frameworks::Framework* framework = frameworks::find(request_.framework);
+  if (framework && !framework->versioned_builds && request_.version) {
+    return make_error(text("plan.error.jax_version"));
+  }
+  auto known = wished_builds();
+  if (!known) return known.error();
   std::vector<Build> on_platform;
-  for (const auto& b : known) {
+  for (const auto& b : *known) {
     if (b.platform == kb_platform(request_.os)) on_platform.push_back(b);
   }
-
   Plan plan;
   plan.request = request_;
-  if (on_platform.empty()) {
-    if (auto ok = check_platform_support(kb_platform(request_.os), plan.blockers); !ok) {
-      return ok.error();
-    }
-    if (request_.os == "windows") {
-      // The same version under WSL2, which runs the Linux builds with the Windows driver.
-      Request wsl = request_;
-      wsl.os = "wsl2";
-      std::vector<Build> linux;
-      for (const auto& b : known) {
-        if (b.platform == "linux") linux.push_back(b);
-      }
-      Solver under_wsl(wsl, kb_, messages_);
-      under_wsl.all_ = all_;
-      auto options = under_wsl.feasible(linux, wsl, 1);
-      if (!options) return options.error();
-      for (auto& o : *options) {
-        o.alternative = true;
-        plan.options.push_back(std::move(o));
-      }
-    }
-    if (auto ok = add_alternatives(plan, {}, Evaluation{}); !ok) return ok.error();
-    return plan;
-  }
+  if (on_platform.empty()) return elsewhere(std::move(plan), *known);
 
   auto options = feasible(on_platform, request_, kMaxOptions);
   if (!options) return options.error();

@@ -41,36 +41,80 @@ std::string describe_os(const Facts& facts, const kb::Messages& messages) {
   return out;
 }
 
+namespace {
+
+std::vector<FactLine> hardware_lines(const Facts& facts, const kb::Messages& m) {
+  std::vector<FactLine> lines;
+  for (const auto& gpu : facts.gpus) {
+    const std::string memory =
+        gpu.memory_mib ? m.text("report.memory_mib", {{"mib", std::to_string(*gpu.memory_mib)}})
+                       : m.text("report.unknown_value");
+    std::string line = m.text("report.gpu", {{"index", std::to_string(gpu.index)},
+                                             {"name", value_or_unknown(gpu.name, m)},
+                                             {"cc", value_or_unknown(gpu.compute_capability, m)},
+                                             {"memory", memory}});
+    // Windows' driver model: WDDM (a display device), TCC or MCDM (compute only).
+    if (gpu.driver_model) line += " · " + *gpu.driver_model;
+    lines.push_back({std::move(line)});
+  }
+  return lines;
+}
+
+std::vector<FactLine> driver_lines(const Facts& facts, const kb::Messages& m) {
+  if (!facts.driver || !facts.driver->installed) return {};
+  if (!*facts.driver->installed) return {{m.text("report.driver.missing"), false}};
+  return {{m.text("report.driver.installed",
+                  {{"version", value_or_unknown(facts.driver->version, m)},
+                   {"cuda", value_or_unknown(facts.driver->cuda_driver_version, m)}})}};
+}
+
+std::vector<FactLine> cudnn_lines(const Facts& facts, const kb::Messages& m) {
+  std::vector<FactLine> lines;
+  for (const auto& c : facts.cudnn) {
+    const auto& library = c.loaded_version ? c.loaded_version : c.library_version;
+    if (c.header_library_agree == false) {
+      lines.push_back(
+          {m.text("report.cudnn_disagree",
+                  {{"header", *c.header_version}, {"library", *library}, {"location", c.location}}),
+           false});
+      continue;
+    }
+    lines.push_back({m.text(
+        "report.cudnn", {{"version", value_or_unknown(c.version, m)}, {"location", c.location}})});
+  }
+  return lines;
+}
+
+std::vector<FactLine> framework_lines(const Facts& facts, const kb::Messages& m) {
+  std::vector<FactLine> lines;
+  if (!facts.python_envs.empty() &&
+      std::all_of(facts.python_envs.begin(), facts.python_envs.end(),
+                  [](const PythonEnvFact& env) { return env.frameworks.empty(); })) {
+    lines.push_back(
+        {m.text("report.no_framework", {{"count", std::to_string(facts.python_envs.size())}}),
+         false});
+  }
+  for (const auto& env : facts.python_envs) {
+    for (const auto& f : env.frameworks) {
+      lines.push_back({m.text("report.framework", {{"name", f.package.empty() ? f.name : f.package},
+                                                   {"version", value_or_unknown(f.version, m)},
+                                                   {"build", describe_build(f, m)},
+                                                   {"env", env.path}}),
+                       f.gpu_build != false});
+    }
+  }
+  return lines;
+}
+
+}  // namespace
+
 std::vector<FactLine> layer_fact_lines(const Facts& facts, Layer layer, const kb::Messages& m) {
   std::vector<FactLine> lines;
   switch (layer) {
     case Layer::hardware:
-      for (const auto& gpu : facts.gpus) {
-        const std::string memory =
-            gpu.memory_mib ? m.text("report.memory_mib", {{"mib", std::to_string(*gpu.memory_mib)}})
-                           : m.text("report.unknown_value");
-        std::string line =
-            m.text("report.gpu", {{"index", std::to_string(gpu.index)},
-                                  {"name", value_or_unknown(gpu.name, m)},
-                                  {"cc", value_or_unknown(gpu.compute_capability, m)},
-                                  {"memory", memory}});
-        // Windows' driver model: WDDM (a display device), TCC or MCDM (compute only).
-        if (gpu.driver_model) line += " · " + *gpu.driver_model;
-        lines.push_back({std::move(line)});
-      }
-      break;
+      return hardware_lines(facts, m);
     case Layer::driver:
-      if (facts.driver && facts.driver->installed) {
-        if (*facts.driver->installed) {
-          lines.push_back(
-              {m.text("report.driver.installed",
-                      {{"version", value_or_unknown(facts.driver->version, m)},
-                       {"cuda", value_or_unknown(facts.driver->cuda_driver_version, m)}})});
-        } else {
-          lines.push_back({m.text("report.driver.missing"), false});
-        }
-      }
-      break;
+      return driver_lines(facts, m);
     case Layer::cuda:
       for (const auto& t : facts.cuda_toolkits) {
         lines.push_back({m.text("report.cuda_toolkit",
@@ -78,19 +122,7 @@ std::vector<FactLine> layer_fact_lines(const Facts& facts, Layer layer, const kb
       }
       break;
     case Layer::cudnn:
-      for (const auto& c : facts.cudnn) {
-        const auto& library = c.loaded_version ? c.loaded_version : c.library_version;
-        if (c.header_library_agree == false) {
-          lines.push_back({m.text("report.cudnn_disagree", {{"header", *c.header_version},
-                                                            {"library", *library},
-                                                            {"location", c.location}}),
-                           false});
-          continue;
-        }
-        lines.push_back({m.text("report.cudnn", {{"version", value_or_unknown(c.version, m)},
-                                                 {"location", c.location}})});
-      }
-      break;
+      return cudnn_lines(facts, m);
     case Layer::python:
       for (const auto& env : facts.python_envs) {
         lines.push_back(
@@ -102,24 +134,7 @@ std::vector<FactLine> layer_fact_lines(const Facts& facts, Layer layer, const kb
       }
       break;
     case Layer::framework:
-      if (!facts.python_envs.empty() &&
-          std::all_of(facts.python_envs.begin(), facts.python_envs.end(),
-                      [](const PythonEnvFact& env) { return env.frameworks.empty(); })) {
-        lines.push_back(
-            {m.text("report.no_framework", {{"count", std::to_string(facts.python_envs.size())}}),
-             false});
-      }
-      for (const auto& env : facts.python_envs) {
-        for (const auto& f : env.frameworks) {
-          lines.push_back(
-              {m.text("report.framework", {{"name", f.package.empty() ? f.name : f.package},
-                                           {"version", value_or_unknown(f.version, m)},
-                                           {"build", describe_build(f, m)},
-                                           {"env", env.path}}),
-               f.gpu_build != false});
-        }
-      }
-      break;
+      return framework_lines(facts, m);
     case Layer::runtime:
       break;
   }
