@@ -1,5 +1,7 @@
 #include "facts/facts.hpp"
 
+#include "facts/json_fields.hpp"
+
 #include <nlohmann/json.hpp>
 
 namespace gpuvet {
@@ -37,14 +39,7 @@ json to_json(const EnvFacts& env) {
 }
 
 json to_json(const GpuFact& g) {
-  return {{"index", g.index},
-          {"name", or_null(g.name)},
-          {"uuid", or_null(g.uuid)},
-          {"pci_id", or_null(g.pci_id)},
-          {"compute_capability", or_null(g.compute_capability)},
-          {"memory_mib", or_null(g.memory_mib)},
-          {"driver_model", or_null(g.driver_model)},
-          {"compute_mode", or_null(g.compute_mode)}};
+  return fields_to_json<json>(g, Absent::as_null);
 }
 
 json to_json(const LibraryFact& l);

@@ -100,6 +100,7 @@ struct GpuFact {
   std::optional<std::int64_t> memory_mib;
   std::optional<std::string> driver_model;
   std::optional<std::string> compute_mode;  // Default | Exclusive_Process | Prohibited ...
+  bool operator==(const GpuFact&) const = default;
 };
 
 struct CudaToolkitFact {

@@ -132,12 +132,7 @@ void read_native(const sys::System& system, Facts& facts, DriverFacts& d) {
     d.libcuda = cuda->path;
     d.cuinit_code = cuda->init_code;
   }
-  if (const auto gpus = system.gpus()) {
-    for (const auto& g : *gpus) {
-      facts.gpus.push_back(GpuFact{g.index, g.name, g.uuid, g.pci_id, g.compute_capability,
-                                   g.memory_mib, g.driver_model, g.compute_mode});
-    }
-  }
+  if (const auto gpus = system.gpus()) facts.gpus = *gpus;
   // Without a working driver, confirm a toolkit stub by loading it in the child: its cuInit
   // must answer "stub library".
   if (!d.stub_libraries.empty() && !d.installed.value_or(false)) {

@@ -7,6 +7,8 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
+#include "facts/json_fields.hpp"
+
 namespace gpuvet::sys {
 
 using nlohmann::json;
@@ -98,15 +100,7 @@ json to_json(const DriverAnswer& d) {
 }
 
 json to_json(const GpuAnswer& g) {
-  json j = {{"index", g.index}};
-  put(j, "name", g.name);
-  put(j, "uuid", g.uuid);
-  put(j, "pci_id", g.pci_id);
-  put(j, "compute_capability", g.compute_capability);
-  put(j, "memory_mib", g.memory_mib);
-  put(j, "driver_model", g.driver_model);
-  put(j, "compute_mode", g.compute_mode);
-  return j;
+  return fields_to_json<json>(g, Absent::omitted);
 }
 
 json to_json(const DisplayAdapter& a) {
@@ -299,22 +293,28 @@ DriverAnswer driver_from(const json& j, const std::string& where) {
   return d;
 }
 
+void read_field(const json& j, const char* key, const std::string& where, int& value) {
+  const json* found = member(j, key);
+  if (!found) fail(where, fmt::format("missing \"{}\"", key));
+  const std::int64_t i = get_int(*found, child(where, key));
+  if (i < 0 || i > 4096) fail(child(where, key), "out of range");
+  value = static_cast<int>(i);
+}
+
+void read_field(const json& j, const char* key, const std::string& where,
+                std::optional<std::string>& value) {
+  value = opt_string(j, key, where);
+}
+
+void read_field(const json& j, const char* key, const std::string& where,
+                std::optional<std::int64_t>& value) {
+  if (const json* found = member(j, key)) value = get_int(*found, child(where, key));
+}
+
 GpuAnswer gpu_from(const json& j, const std::string& where) {
   expect_object(j, where);
   GpuAnswer g;
-  const json* index = member(j, "index");
-  if (!index) fail(where, "missing \"index\"");
-  const std::int64_t i = get_int(*index, child(where, "index"));
-  if (i < 0 || i > 4096) fail(child(where, "index"), "out of range");
-  g.index = static_cast<int>(i);
-  g.name = opt_string(j, "name", where);
-  g.uuid = opt_string(j, "uuid", where);
-  g.pci_id = opt_string(j, "pci_id", where);
-  g.compute_capability = opt_string(j, "compute_capability", where);
-  if (const json* m = member(j, "memory_mib"))
-    g.memory_mib = get_int(*m, child(where, "memory_mib"));
-  g.driver_model = opt_string(j, "driver_model", where);
-  g.compute_mode = opt_string(j, "compute_mode", where);
+  for_each_json_field(g, [&](const char* key, auto& field) { read_field(j, key, where, field); });
   return g;
 }
 

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "core/result.hpp"
+#include "facts/facts.hpp"
 
 namespace gpuvet::sys {
 
@@ -94,17 +95,8 @@ struct DriverAnswer {
   bool operator==(const DriverAnswer&) const = default;
 };
 
-struct GpuAnswer {
-  int index = 0;
-  std::optional<std::string> name;
-  std::optional<std::string> uuid;
-  std::optional<std::string> pci_id;
-  std::optional<std::string> compute_capability;
-  std::optional<std::int64_t> memory_mib;
-  std::optional<std::string> driver_model;
-  std::optional<std::string> compute_mode;
-  bool operator==(const GpuAnswer&) const = default;
-};
+// What NVML, the CUDA driver or nvidia-smi says of a GPU is the GPU fact itself.
+using GpuAnswer = GpuFact;
 
 struct DisplayAdapter {
   std::optional<std::string> name;
