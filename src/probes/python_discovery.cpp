@@ -104,25 +104,52 @@ constexpr LocationRow kLocations[] = {
     // Windows. "~" is USERPROFILE. Installers' default folders: Anaconda/Miniconda/Miniforge
     // in the user profile (just me) or C:/ProgramData (all users); python.org's per-user
     // %LOCALAPPDATA%/Programs/Python/Python3X; PEP 514 registry keys for every registered
-    // Python (https://peps.python.org/pep-0514/).
+    // Python (https://peps.python.org/pep-0514/); the environment managers' folders in the
+    // profile, %LOCALAPPDATA% and %APPDATA%. The Microsoft Store's Python has no row: its
+    // WindowsApps alias is no prefix (docs/python.md).
     {"windows", Find::prefix, "$VIRTUAL_ENV", "venv"},
     {"windows", Find::prefix, "$CONDA_PREFIX", "conda"},
     {"windows", Find::path_interpreters, "", "python.org"},
     {"windows", Find::upward, "@cwd/.venv", "venv"},
     {"windows", Find::conda_install, "@exe2:CONDA_EXE", "conda"},
+    {"windows", Find::conda_install, "$MAMBA_ROOT_PREFIX", "conda"},
     {"windows", Find::list_file, "~/.conda/environments.txt", "conda"},
+    {"windows", Find::children_list, "$CONDA_ENVS_DIRS", "conda"},
+    {"windows", Find::children_list, "$CONDA_ENVS_PATH", "conda"},
     {"windows", Find::condarc, "$CONDARC", "conda"},
     {"windows", Find::condarc, "~/.condarc", "conda"},
     {"windows", Find::children, "~/.conda/envs", "conda"},
     {"windows", Find::conda_install, "~/anaconda3", "conda"},
     {"windows", Find::conda_install, "~/miniconda3", "conda"},
     {"windows", Find::conda_install, "~/miniforge3", "conda"},
+    {"windows", Find::conda_install, "~/mambaforge", "conda"},
+    {"windows", Find::conda_install, "~/micromamba", "conda"},
+    {"windows", Find::conda_install, "$APPDATA/mamba", "conda"},
     {"windows", Find::conda_install, "C:/ProgramData/anaconda3", "conda"},
     {"windows", Find::conda_install, "C:/ProgramData/miniconda3", "conda"},
+    {"windows", Find::conda_install, "C:/ProgramData/miniforge3", "conda"},
     {"windows", Find::registry_pep514, "HKCU/Software/Python", "python.org"},
     {"windows", Find::registry_pep514, "HKLM/SOFTWARE/Python", "python.org"},
     {"windows", Find::children, "$LOCALAPPDATA/Programs/Python", "python.org"},
     {"windows", Find::children, "$PIPX_HOME/venvs", "venv"},
+    {"windows", Find::children, "~/pipx/venvs", "venv"},
+    {"windows", Find::children, "~/.local/pipx/venvs", "venv"},
+    {"windows", Find::children, "$LOCALAPPDATA/pipx/pipx/venvs", "venv"},
+    {"windows", Find::children, "$WORKON_HOME", "venv"},
+    {"windows", Find::children, "~/Envs", "venv"},
+    {"windows", Find::children, "~/.virtualenvs", "venv"},
+    {"windows", Find::children, "$POETRY_VIRTUALENVS_PATH", "venv"},
+    {"windows", Find::children, "$POETRY_CACHE_DIR/virtualenvs", "venv"},
+    {"windows", Find::children, "$LOCALAPPDATA/pypoetry/Cache/virtualenvs", "venv"},
+    {"windows", Find::nested_venvs, "$HATCH_DATA_DIR/env/virtual", "venv"},
+    {"windows", Find::nested_venvs, "$LOCALAPPDATA/hatch/env/virtual", "venv"},
+    {"windows", Find::children, "$LOCALAPPDATA/pdm/pdm/venvs", "venv"},
+    {"windows", Find::children, "$UV_TOOL_DIR", "venv"},
+    {"windows", Find::children, "$APPDATA/uv/tools", "venv"},
+    {"windows", Find::children, "$APPDATA/uv/data/tools", "venv"},
+    {"windows", Find::children, "$UV_PYTHON_INSTALL_DIR", "uv"},
+    {"windows", Find::children, "$APPDATA/uv/python", "uv"},
+    {"windows", Find::children, "$APPDATA/uv/data/python", "uv"},
 };
 
 class EnvironmentFinder {

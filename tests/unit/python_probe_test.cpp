@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <tuple>
 
 #include "checks/checks.hpp"
 #include "probes/probes.hpp"
@@ -861,6 +862,80 @@ TEST(PythonProbeWindows, RegistryLocalAppDataVenvAndConda) {
   ASSERT_TRUE(conda);
   EXPECT_EQ(conda->kind, "conda");
   EXPECT_EQ(conda->python, "3.11.5");
+}
+
+// The environment managers' Windows folders ("~" is USERPROFILE).
+TEST(PythonProbeWindows, EnvironmentManagersDefaultFolders) {
+  json files = json::object();
+  auto venv = [&](const std::string& prefix) {
+    files[prefix + "/pyvenv.cfg"] = {{"text", "version = 3.11.4\n"}};
+    files[prefix + "/Lib/site-packages"] = {{"dir", true}};
+  };
+  auto conda = [&](const std::string& prefix) {
+    files[prefix + "/conda-meta/python-3.11.5-he1021f5_0.json"] = {{"text", "{}"}};
+    files[prefix + "/Lib/site-packages"] = {{"dir", true}};
+  };
+  const std::string home = "C:/Users/李雷";
+  const std::string local = home + "/AppData/Local";
+  const std::string roaming = home + "/AppData/Roaming";
+  venv(home + "/pipx/venvs/black");
+  venv(home + "/Envs/wrapped");
+  venv(home + "/.virtualenvs/proj-wyUfYPqE");
+  venv(local + "/pypoetry/Cache/virtualenvs/app-Xy12AbCd-py3.11");
+  venv(local + "/hatch/env/virtual/my-app/Ab3dE_f1/my-app");
+  venv(local + "/hatch/env/virtual/a/b/c/too-deep");
+  venv(local + "/pdm/pdm/venvs/proj-Ab12Cd34-3.11");
+  venv(roaming + "/uv/tools/ruff");
+  venv(roaming + "/uv/data/tools/httpie");
+  files[roaming + "/uv/python/cpython-3.12.4-windows-x86_64-none/python.exe"] = {{"size", 1}};
+  files[roaming + "/uv/python/cpython-3.12.4-windows-x86_64-none/python312.dll"] = {{"size", 1}};
+  files[roaming + "/uv/python/cpython-3.12.4-windows-x86_64-none/Lib/site-packages"] = {
+      {"dir", true}};
+  conda(home + "/micromamba");
+  conda(home + "/mambaforge/envs/tf");
+  conda(roaming + "/mamba/envs/jax");
+  conda("C:/ProgramData/miniforge3");
+  conda("D:/envs/torch");
+  conda("E:/more/rapids");
+  venv("C:/work/proj/.venv");
+  files["C:/work/proj/src/pkg"] = {{"dir", true}};
+  const json env = {{"Path", "C:\\Windows\\system32"},
+                    {"USERPROFILE", "C:\\Users\\李雷"},
+                    {"LOCALAPPDATA", "C:\\Users\\李雷\\AppData\\Local"},
+                    {"APPDATA", "C:\\Users\\李雷\\AppData\\Roaming"},
+                    {"CONDA_ENVS_DIRS", "D:\\envs;E:\\more"}};
+  const sys::ReplaySystem system(testing::windows_snapshot(
+      {{"files", files}, {"env", env}, {"host", {{"cwd", "C:/work/proj/src/pkg"}}}}));
+  const Facts f = collect_facts(system);
+  for (const auto& [path, kind, found_by] :
+       std::vector<std::tuple<std::string, std::string, std::string>>{
+           {home + "/pipx/venvs/black", "venv", "~/pipx/venvs"},
+           {home + "/Envs/wrapped", "venv", "~/Envs"},
+           {home + "/.virtualenvs/proj-wyUfYPqE", "venv", "~/.virtualenvs"},
+           {local + "/pypoetry/Cache/virtualenvs/app-Xy12AbCd-py3.11", "venv",
+            "$LOCALAPPDATA/pypoetry/Cache/virtualenvs"},
+           {local + "/hatch/env/virtual/my-app/Ab3dE_f1/my-app", "venv",
+            "$LOCALAPPDATA/hatch/env/virtual"},
+           {local + "/pdm/pdm/venvs/proj-Ab12Cd34-3.11", "venv", "$LOCALAPPDATA/pdm/pdm/venvs"},
+           {roaming + "/uv/tools/ruff", "venv", "$APPDATA/uv/tools"},
+           {roaming + "/uv/data/tools/httpie", "venv", "$APPDATA/uv/data/tools"},
+           {roaming + "/uv/python/cpython-3.12.4-windows-x86_64-none", "uv", "$APPDATA/uv/python"},
+           {home + "/micromamba", "conda", "~/micromamba"},
+           {home + "/mambaforge/envs/tf", "conda", "~/mambaforge"},
+           {roaming + "/mamba/envs/jax", "conda", "$APPDATA/mamba"},
+           {"C:/ProgramData/miniforge3", "conda", "C:/ProgramData/miniforge3"},
+           {"D:/envs/torch", "conda", "$CONDA_ENVS_DIRS"},
+           {"E:/more/rapids", "conda", "$CONDA_ENVS_DIRS"},
+           {"C:/work/proj/.venv", "venv", "@cwd/.venv"},
+       }) {
+    const auto* found = env_at(f, path);
+    ASSERT_TRUE(found) << path;
+    EXPECT_EQ(found->kind, kind) << path;
+    EXPECT_EQ(found->found_by, found_by) << path;
+  }
+  EXPECT_EQ(env_at(f, roaming + "/uv/python/cpython-3.12.4-windows-x86_64-none")->python, "3.12");
+  EXPECT_FALSE(env_at(f, local + "/hatch/env/virtual/a/b/c/too-deep"));
+  EXPECT_EQ(f.python_envs.size(), 16u);
 }
 
 }  // namespace
