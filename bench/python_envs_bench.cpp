@@ -1,7 +1,9 @@
 // Python discovery at scale: a synthetic home with 50 conda environments of 400 distributions
-// each (real-looking METADATA with long descriptions, a few framework builds), timed as gpuvet's
-// probe (discovery + parsing) against the baseline `find <root> -name '*.dist-info'`, which lists
-// the same directories and reads nothing. Both run in the same process, on the same warm tree.
+// each (real-looking METADATA with long descriptions, a few framework builds) and one venv of
+// each other environment manager (virtualenvwrapper, Poetry, Hatch, PDM, uv, pipx), timed as
+// gpuvet's probe (discovery + parsing) against the baseline `find <root> -name '*.dist-info'`,
+// which lists the same directories and reads nothing. Both run in the same process, on the same
+// warm tree.
 //
 //   build/release/bench/gpuvet_bench_python_envs [--envs N] [--dists N] [google-benchmark flags]
 //
@@ -17,6 +19,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <random>
 #include <string>
@@ -52,11 +55,16 @@ std::string metadata(const std::string& name, const std::string& version) {
       name, version, name, std::string(6000, 'd'));
 }
 
-// One environment: conda-meta, the interpreter's lib directory, site-packages with `dists`
-// distributions (a package directory and a *.dist-info with METADATA, RECORD, INSTALLER each).
-void make_env(const fs::path& prefix, int index) {
-  write(prefix / "conda-meta" / "python-3.11.7-h955ad1f_0.json", "{\"channel\": \"pkgs/main\"}");
-  write(prefix / "conda-meta" / "history", "");
+// One environment: conda-meta (or pyvenv.cfg for a venv), the interpreter's lib directory,
+// site-packages with `dists` distributions (a package directory and a *.dist-info with METADATA,
+// RECORD, INSTALLER each).
+void make_env(const fs::path& prefix, int index, bool venv = false) {
+  if (venv) {
+    write(prefix / "pyvenv.cfg", "home = /usr/bin\nversion_info = 3.11.7\n");
+  } else {
+    write(prefix / "conda-meta" / "python-3.11.7-h955ad1f_0.json", "{\"channel\": \"pkgs/main\"}");
+    write(prefix / "conda-meta" / "history", "");
+  }
   const fs::path site = prefix / "lib" / "python3.11" / "site-packages";
   for (int i = 0; i < g_dists; ++i) {
     const std::string name = fmt::format("package{}", i);
@@ -85,13 +93,28 @@ void make_env(const fs::path& prefix, int index) {
   }
 }
 
+// Venvs of other environment managers beside the conda ones, in their default directories
+// (docs/python.md): virtualenvwrapper, Poetry, Hatch's nested layout, PDM, uv's tools, pipx.
+const char* const kManagerVenvs[] = {
+    ".virtualenvs/api",
+    ".cache/pypoetry/virtualenvs/app-Xy12AbCd-py3.11",
+    ".local/share/hatch/env/virtual/my-app/Ab3dE_f1/my-app",
+    ".local/share/pdm/venvs/proj-Ab12Cd34-3.11",
+    ".local/share/uv/tools/ruff",
+    ".local/share/pipx/venvs/black",
+};
+constexpr int kManagerEnvs = static_cast<int>(std::size(kManagerVenvs));
+
 void make_tree() {
   g_root = fs::temp_directory_path() /
            fmt::format("gpuvet-bench-{}-{}", getpid(), std::random_device{}());
-  const fs::path conda = g_root / "home" / "miniconda3";
+  const fs::path home = g_root / "home";
+  const fs::path conda = home / "miniconda3";
   make_env(conda, 0);
   for (int i = 1; i < g_envs; ++i)
     make_env(conda / "envs" / fmt::format("env{:02}", i), i);
+  for (int i = 0; i < kManagerEnvs; ++i)
+    make_env(home / kManagerVenvs[i], g_envs + i, true);
 }
 
 void BM_GpuvetPythonProbe(benchmark::State& state) {
@@ -108,7 +131,7 @@ void BM_GpuvetPythonProbe(benchmark::State& state) {
     const auto synthetic = std::count_if(
         facts.python_envs.begin(), facts.python_envs.end(),
         [](const gpuvet::PythonEnvFact& env) { return env.path.starts_with(g_root.string()); });
-    if (synthetic != g_envs) {
+    if (synthetic != g_envs + kManagerEnvs) {
       state.SkipWithError("not every environment was found");
       return;
     }
@@ -117,7 +140,7 @@ void BM_GpuvetPythonProbe(benchmark::State& state) {
       frameworks += env.frameworks.size();
     benchmark::DoNotOptimize(facts);
   }
-  state.counters["environments"] = g_envs;
+  state.counters["environments"] = g_envs + kManagerEnvs;
   state.counters["frameworks"] = static_cast<double>(frameworks);
 }
 
@@ -165,7 +188,7 @@ class RatioReporter : public benchmark::ConsoleReporter {
         "\npython discovery, %d environments x %d distributions:\n"
         "  gpuvet probe   %8.1f ms\n  find baseline  %8.1f ms  (find ROOT -name '*.dist-info')\n"
         "  ratio gpuvet/find = %.2f  (goal: <= 2.00, and gpuvet under 250 ms)\n",
-        g_envs, g_dists, gpuvet, find, gpuvet / find);
+        g_envs + kManagerEnvs, g_dists, gpuvet, find, gpuvet / find);
   }
 
  private:

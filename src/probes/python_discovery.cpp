@@ -14,8 +14,11 @@ namespace {
 // How a row of the location table finds environment prefixes.
 enum class Find {
   prefix,             // the path is a prefix (an environment or a conda install's base)
+  upward,             // <dir>/<name> for the directory and each of its parents
   conda_install,      // a conda/mamba install: its base, envs/*, and its .condarc envs_dirs
   children,           // every directory inside is a prefix
+  children_list,      // a variable listing directories (path separator or ','): their children
+  nested_venvs,       // directories holding pyvenv.cfg, up to kNestedDepth levels below
   list_file,          // a text file listing prefixes, one per line
   condarc,            // a .condarc whose envs_dirs hold prefixes
   pyenv_root,         // versions/* and versions/*/envs/* (pyenv-virtualenv)
@@ -24,11 +27,19 @@ enum class Find {
   registry_pep514,    // <where>/<company>/<tag>/InstallPath (PEP 514)
 };
 
+// Hatch keeps an environment at <data>/env/virtual/<project>/<hash>/<env> (older releases:
+// <project>-<hash>/<env>); nested_venvs looks no deeper than that.
+constexpr int kNestedDepth = 3;
+// upward stops after this many directories even on an absurdly deep working directory.
+constexpr int kUpwardLimit = 64;
+
 struct LocationRow {
   std::string_view os;
   Find find;
-  // "~/" is HOME, "$NAME" a variable (the row is skipped when it is unset), "@cwd" the working
-  // directory, "@exe2" the directory two levels above the variable's file (CONDA_EXE).
+  // "~/" is HOME, "~xdg-data/" $XDG_DATA_HOME (else ~/.local/share), "~xdg-cache/"
+  // $XDG_CACHE_HOME (else ~/.cache), "$NAME" a variable (the row is skipped when it is unset),
+  // "@cwd" the working directory, "@exe2" the directory two levels above the variable's file
+  // (CONDA_EXE).
   std::string_view where;
   std::string_view kind;  // the environment kind when the prefix itself does not say
 };
@@ -39,10 +50,12 @@ constexpr LocationRow kLocations[] = {
     {"linux", Find::prefix, "$VIRTUAL_ENV", "venv"},
     {"linux", Find::prefix, "$CONDA_PREFIX", "conda"},
     {"linux", Find::path_interpreters, "", "python.org"},
-    {"linux", Find::prefix, "@cwd/.venv", "venv"},
+    {"linux", Find::upward, "@cwd/.venv", "venv"},
     {"linux", Find::conda_install, "@exe2:CONDA_EXE", "conda"},
     {"linux", Find::conda_install, "$MAMBA_ROOT_PREFIX", "conda"},
     {"linux", Find::list_file, "~/.conda/environments.txt", "conda"},
+    {"linux", Find::children_list, "$CONDA_ENVS_DIRS", "conda"},
+    {"linux", Find::children_list, "$CONDA_ENVS_PATH", "conda"},
     {"linux", Find::condarc, "$CONDARC", "conda"},
     {"linux", Find::condarc, "~/.condarc", "conda"},
     {"linux", Find::condarc, "~/.config/conda/.condarc", "conda"},
@@ -57,6 +70,7 @@ constexpr LocationRow kLocations[] = {
     {"linux", Find::conda_install, "~/miniforge3", "conda"},
     {"linux", Find::conda_install, "~/mambaforge", "conda"},
     {"linux", Find::conda_install, "~/micromamba", "conda"},
+    {"linux", Find::conda_install, "~xdg-data/mamba", "conda"},
     {"linux", Find::conda_install, "~/miniconda", "conda"},
     {"linux", Find::conda_install, "~/anaconda", "conda"},
     {"linux", Find::conda_install, "/opt/conda", "conda"},
@@ -66,8 +80,23 @@ constexpr LocationRow kLocations[] = {
     {"linux", Find::pyenv_root, "$PYENV_ROOT", "pyenv"},
     {"linux", Find::pyenv_root, "~/.pyenv", "pyenv"},
     {"linux", Find::children, "$PIPX_HOME/venvs", "venv"},
-    {"linux", Find::children, "~/.local/share/pipx/venvs", "venv"},
+    {"linux", Find::children, "~xdg-data/pipx/venvs", "venv"},
     {"linux", Find::children, "~/.local/pipx/venvs", "venv"},
+    {"linux", Find::children, "$PIPX_GLOBAL_HOME/venvs", "venv"},
+    {"linux", Find::children, "/opt/pipx/venvs", "venv"},
+    {"linux", Find::children, "$WORKON_HOME", "venv"},
+    {"linux", Find::children, "~/.virtualenvs", "venv"},
+    {"linux", Find::children, "~xdg-data/virtualenvs", "venv"},
+    {"linux", Find::children, "$POETRY_VIRTUALENVS_PATH", "venv"},
+    {"linux", Find::children, "$POETRY_CACHE_DIR/virtualenvs", "venv"},
+    {"linux", Find::children, "~xdg-cache/pypoetry/virtualenvs", "venv"},
+    {"linux", Find::nested_venvs, "$HATCH_DATA_DIR/env/virtual", "venv"},
+    {"linux", Find::nested_venvs, "~xdg-data/hatch/env/virtual", "venv"},
+    {"linux", Find::children, "~xdg-data/pdm/venvs", "venv"},
+    {"linux", Find::children, "$UV_TOOL_DIR", "venv"},
+    {"linux", Find::children, "~xdg-data/uv/tools", "venv"},
+    {"linux", Find::children, "$UV_PYTHON_INSTALL_DIR", "uv"},
+    {"linux", Find::children, "~xdg-data/uv/python", "uv"},
     {"linux", Find::prefix, "/usr", "system"},
     {"linux", Find::prefix, "/usr/local", "python.org"},
     {"linux", Find::user_site, "$PYTHONUSERBASE/lib", "user"},
@@ -75,25 +104,52 @@ constexpr LocationRow kLocations[] = {
     // Windows. "~" is USERPROFILE. Installers' default folders: Anaconda/Miniconda/Miniforge
     // in the user profile (just me) or C:/ProgramData (all users); python.org's per-user
     // %LOCALAPPDATA%/Programs/Python/Python3X; PEP 514 registry keys for every registered
-    // Python (https://peps.python.org/pep-0514/).
+    // Python (https://peps.python.org/pep-0514/); the environment managers' folders in the
+    // profile, %LOCALAPPDATA% and %APPDATA%. The Microsoft Store's Python has no row: its
+    // WindowsApps alias is no prefix (docs/python.md).
     {"windows", Find::prefix, "$VIRTUAL_ENV", "venv"},
     {"windows", Find::prefix, "$CONDA_PREFIX", "conda"},
     {"windows", Find::path_interpreters, "", "python.org"},
-    {"windows", Find::prefix, "@cwd/.venv", "venv"},
+    {"windows", Find::upward, "@cwd/.venv", "venv"},
     {"windows", Find::conda_install, "@exe2:CONDA_EXE", "conda"},
+    {"windows", Find::conda_install, "$MAMBA_ROOT_PREFIX", "conda"},
     {"windows", Find::list_file, "~/.conda/environments.txt", "conda"},
+    {"windows", Find::children_list, "$CONDA_ENVS_DIRS", "conda"},
+    {"windows", Find::children_list, "$CONDA_ENVS_PATH", "conda"},
     {"windows", Find::condarc, "$CONDARC", "conda"},
     {"windows", Find::condarc, "~/.condarc", "conda"},
     {"windows", Find::children, "~/.conda/envs", "conda"},
     {"windows", Find::conda_install, "~/anaconda3", "conda"},
     {"windows", Find::conda_install, "~/miniconda3", "conda"},
     {"windows", Find::conda_install, "~/miniforge3", "conda"},
+    {"windows", Find::conda_install, "~/mambaforge", "conda"},
+    {"windows", Find::conda_install, "~/micromamba", "conda"},
+    {"windows", Find::conda_install, "$APPDATA/mamba", "conda"},
     {"windows", Find::conda_install, "C:/ProgramData/anaconda3", "conda"},
     {"windows", Find::conda_install, "C:/ProgramData/miniconda3", "conda"},
+    {"windows", Find::conda_install, "C:/ProgramData/miniforge3", "conda"},
     {"windows", Find::registry_pep514, "HKCU/Software/Python", "python.org"},
     {"windows", Find::registry_pep514, "HKLM/SOFTWARE/Python", "python.org"},
     {"windows", Find::children, "$LOCALAPPDATA/Programs/Python", "python.org"},
     {"windows", Find::children, "$PIPX_HOME/venvs", "venv"},
+    {"windows", Find::children, "~/pipx/venvs", "venv"},
+    {"windows", Find::children, "~/.local/pipx/venvs", "venv"},
+    {"windows", Find::children, "$LOCALAPPDATA/pipx/pipx/venvs", "venv"},
+    {"windows", Find::children, "$WORKON_HOME", "venv"},
+    {"windows", Find::children, "~/Envs", "venv"},
+    {"windows", Find::children, "~/.virtualenvs", "venv"},
+    {"windows", Find::children, "$POETRY_VIRTUALENVS_PATH", "venv"},
+    {"windows", Find::children, "$POETRY_CACHE_DIR/virtualenvs", "venv"},
+    {"windows", Find::children, "$LOCALAPPDATA/pypoetry/Cache/virtualenvs", "venv"},
+    {"windows", Find::nested_venvs, "$HATCH_DATA_DIR/env/virtual", "venv"},
+    {"windows", Find::nested_venvs, "$LOCALAPPDATA/hatch/env/virtual", "venv"},
+    {"windows", Find::children, "$LOCALAPPDATA/pdm/pdm/venvs", "venv"},
+    {"windows", Find::children, "$UV_TOOL_DIR", "venv"},
+    {"windows", Find::children, "$APPDATA/uv/tools", "venv"},
+    {"windows", Find::children, "$APPDATA/uv/data/tools", "venv"},
+    {"windows", Find::children, "$UV_PYTHON_INSTALL_DIR", "uv"},
+    {"windows", Find::children, "$APPDATA/uv/python", "uv"},
+    {"windows", Find::children, "$APPDATA/uv/data/python", "uv"},
 };
 
 class EnvironmentFinder {
@@ -119,6 +175,12 @@ class EnvironmentFinder {
       if (!home_) return std::nullopt;
       return paths::join(*home_, where.substr(2));
     }
+    if (where.starts_with("~xdg-data/")) {
+      return xdg_dir("XDG_DATA_HOME", ".local/share", where.substr(10));
+    }
+    if (where.starts_with("~xdg-cache/")) {
+      return xdg_dir("XDG_CACHE_HOME", ".cache", where.substr(11));
+    }
     if (where.starts_with("@cwd/")) {
       if (!cwd_) return std::nullopt;
       return paths::join(*cwd_, where.substr(5));
@@ -139,6 +201,17 @@ class EnvironmentFinder {
     return std::string(where);
   }
 
+  // <$variable>/<rest>, or <HOME>/<fallback>/<rest> when the variable is unset, empty or not
+  // absolute (the XDG Base Directory specification ignores relative values).
+  std::optional<std::string> xdg_dir(std::string_view variable, std::string_view fallback,
+                                     std::string_view rest) const {
+    if (const auto value = system_.env(variable); value && paths::is_absolute(*value)) {
+      return paths::join(*value, rest);
+    }
+    if (!home_) return std::nullopt;
+    return paths::join(paths::join(*home_, fallback), rest);
+  }
+
   void add(const std::string& prefix, std::string_view kind, std::string_view found_by) {
     search_.candidates.push_back(
         {paths::normalize(prefix), std::string(kind), std::string(found_by)});
@@ -152,6 +225,51 @@ class EnvironmentFinder {
         add(paths::join(dir, entry.name), kind, found_by);
       }
     }
+  }
+
+  // The directories below dir that hold a pyvenv.cfg, looking at most `depth` levels down and
+  // not inside an environment found.
+  void add_nested_venvs(const std::string& dir, int depth, std::string_view kind,
+                        std::string_view found_by) {
+    const auto entries = system_.list_dir(dir);
+    if (!entries) return;
+    for (const auto& entry : *entries) {
+      if (entry.kind != sys::FileKind::directory || entry.name.starts_with(".")) continue;
+      const std::string child = paths::join(dir, entry.name);
+      if (system_.exists(paths::join(child, "pyvenv.cfg"))) {
+        add(child, kind, found_by);
+      } else if (depth > 1) {
+        add_nested_venvs(child, depth - 1, kind, found_by);
+      }
+    }
+  }
+
+  // A variable that lists directories, as conda reads CONDA_ENVS_DIRS (split on the path
+  // separator) and mamba does (split on ','): the children of each.
+  void add_children_list(const LocationRow& row, const std::string& name) {
+    const auto value = system_.env(row.where.substr(1));
+    if (!value) return;
+    const char separator = windows_ ? ';' : ':';
+    std::string item;
+    auto flush = [&] {
+      const std::string_view dir = text::trim(item);
+      std::optional<std::string> expanded;
+      if (dir.starts_with("~/")) {
+        expanded = expand(dir);
+      } else if (paths::is_absolute(dir)) {
+        expanded = std::string(dir);
+      }
+      if (expanded) add_children(*expanded, row.kind, name);
+      item.clear();
+    };
+    for (const char c : *value) {
+      if (c == separator || c == ',') {
+        flush();
+      } else {
+        item.push_back(c);
+      }
+    }
+    flush();
   }
 
   void add_condarc(const std::string& file, std::string_view found_by) {
@@ -170,6 +288,10 @@ class EnvironmentFinder {
       find_on_path(row);
       return;
     }
+    if (row.find == Find::children_list) {
+      add_children_list(row, name);
+      return;
+    }
     const auto where = expand(row.where);
     if (!where) return;
     switch (row.find) {
@@ -182,8 +304,24 @@ class EnvironmentFinder {
         add_children(paths::join(*where, "envs"), row.kind, name);
         add_condarc(paths::join(*where, ".condarc"), name);
         break;
+      case Find::upward: {
+        // <dir>/<name> for the directory and every parent: how uv (and Poetry, PDM) find a
+        // project's .venv from a subdirectory of the project.
+        const std::string leaf = where->substr(where->rfind('/') + 1);
+        std::string dir = paths::parent(*where);
+        for (int level = 0; level < kUpwardLimit && !dir.empty(); ++level) {
+          add(paths::join(dir, leaf), row.kind, name);
+          const std::string up = paths::parent(dir);
+          if (up == dir) break;
+          dir = up;
+        }
+        break;
+      }
       case Find::children:
         add_children(*where, row.kind, name);
+        break;
+      case Find::nested_venvs:
+        add_nested_venvs(*where, kNestedDepth, row.kind, name);
         break;
       case Find::list_file:
         if (const auto text = system_.read_text(*where)) {
@@ -236,6 +374,7 @@ class EnvironmentFinder {
         }
         break;
       case Find::path_interpreters:
+      case Find::children_list:
         break;
     }
   }

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <tuple>
 
 #include "checks/checks.hpp"
 #include "probes/probes.hpp"
@@ -39,6 +40,11 @@ struct Tree {
     std::replace(dir_name.begin(), dir_name.end(), '-', '_');
     return text(site + "/" + dir_name + "-" + version + ".dist-info/METADATA",
                 metadata(name, version));
+  }
+  // A virtual environment: pyvenv.cfg and an empty site-packages.
+  Tree& venv(const std::string& prefix, const std::string& version = "3.11.4") {
+    return text(prefix + "/pyvenv.cfg", "version = " + version + "\n")
+        .dir(prefix + "/lib/python" + version.substr(0, version.rfind('.')) + "/site-packages");
   }
   Tree& conda(const std::string& prefix, const std::string& name, const std::string& version,
               const std::string& build, const std::string& channel = "conda-forge") {
@@ -194,6 +200,174 @@ TEST(PythonProbe, OneEnvironmentFoundTwiceIsListedOnce) {
   ASSERT_EQ(f.python_envs.size(), 1u);
   EXPECT_TRUE(f.python_envs[0].active);
   EXPECT_EQ(f.python_envs[0].found_by, "$CONDA_PREFIX");
+}
+
+// Each environment manager's own directory, with the row that found it.
+void expect_found(const Facts& f, const std::string& path, const std::string& kind,
+                  const std::string& found_by) {
+  const auto* env = env_at(f, path);
+  ASSERT_TRUE(env) << path;
+  EXPECT_EQ(env->kind, kind) << path;
+  EXPECT_EQ(env->found_by, found_by) << path;
+}
+
+TEST(PythonProbe, VirtualenvwrapperAndPipenvDirectories) {
+  Tree t;
+  t.venv("/home/u/.virtualenvs/wrapped")
+      .venv("/home/u/.local/share/virtualenvs/proj-wyUfYPqE")
+      .venv("/srv/workon/shared");
+  Facts f = facts_of(t, {{"HOME", "/home/u"}});
+  expect_found(f, "/home/u/.virtualenvs/wrapped", "venv", "~/.virtualenvs");
+  expect_found(f, "/home/u/.local/share/virtualenvs/proj-wyUfYPqE", "venv",
+               "~xdg-data/virtualenvs");
+  EXPECT_FALSE(env_at(f, "/srv/workon/shared"));
+
+  // WORKON_HOME (virtualenvwrapper's and pipenv's) comes first; XDG_DATA_HOME moves pipenv's
+  // default.
+  Tree xdg = t;
+  xdg.venv("/xdg/data/virtualenvs/other-AbCd1234");
+  f = facts_of(
+      xdg, {{"HOME", "/home/u"}, {"WORKON_HOME", "/srv/workon"}, {"XDG_DATA_HOME", "/xdg/data"}});
+  expect_found(f, "/srv/workon/shared", "venv", "$WORKON_HOME");
+  expect_found(f, "/xdg/data/virtualenvs/other-AbCd1234", "venv", "~xdg-data/virtualenvs");
+  EXPECT_FALSE(env_at(f, "/home/u/.local/share/virtualenvs/proj-wyUfYPqE"));
+}
+
+TEST(PythonProbe, PoetryVirtualenvsInItsCacheDirectory) {
+  Tree t;
+  t.venv("/home/u/.cache/pypoetry/virtualenvs/app-Xy12AbCd-py3.11")
+      .venv("/xdg/cache/pypoetry/virtualenvs/lib-Zz99AbCd-py3.12", "3.12.1")
+      .venv("/poetry/cache/virtualenvs/svc-Qq11AbCd-py3.10", "3.10.13")
+      .venv("/poetry/envs/tool-Ww22AbCd-py3.11");
+  Facts f = facts_of(t, {{"HOME", "/home/u"}});
+  expect_found(f, "/home/u/.cache/pypoetry/virtualenvs/app-Xy12AbCd-py3.11", "venv",
+               "~xdg-cache/pypoetry/virtualenvs");
+  EXPECT_EQ(f.python_envs.size(), 1u);
+
+  f = facts_of(t, {{"HOME", "/home/u"},
+                   {"XDG_CACHE_HOME", "/xdg/cache"},
+                   {"POETRY_CACHE_DIR", "/poetry/cache"},
+                   {"POETRY_VIRTUALENVS_PATH", "/poetry/envs"}});
+  expect_found(f, "/poetry/envs/tool-Ww22AbCd-py3.11", "venv", "$POETRY_VIRTUALENVS_PATH");
+  expect_found(f, "/poetry/cache/virtualenvs/svc-Qq11AbCd-py3.10", "venv",
+               "$POETRY_CACHE_DIR/virtualenvs");
+  expect_found(f, "/xdg/cache/pypoetry/virtualenvs/lib-Zz99AbCd-py3.12", "venv",
+               "~xdg-cache/pypoetry/virtualenvs");
+  EXPECT_FALSE(env_at(f, "/home/u/.cache/pypoetry/virtualenvs/app-Xy12AbCd-py3.11"));
+
+  // A relative XDG_CACHE_HOME is ignored (XDG Base Directory specification).
+  f = facts_of(t, {{"HOME", "/home/u"}, {"XDG_CACHE_HOME", "cache"}});
+  EXPECT_TRUE(env_at(f, "/home/u/.cache/pypoetry/virtualenvs/app-Xy12AbCd-py3.11"));
+}
+
+TEST(PythonProbe, HatchNestedEnvironmentsAreFoundToABoundedDepth) {
+  const std::string virt = "/home/u/.local/share/hatch/env/virtual";
+  Tree t;
+  t.venv(virt + "/my-app/Ab3dE_f1/my-app")   // <project>/<hash>/<env>
+      .venv(virt + "/my-app/Ab3dE_f1/test")  // a second env of the project
+      .venv(virt + "/my-app/Ab3dE_f1/my-app-build")
+      .venv(virt + "/old-app-Zx9yW8v7/default")  // Hatch < 1.8: <project>-<hash>/<env>
+      .venv(virt + "/a/b/c/too-deep")
+      .dir(virt + "/my-app/Ab3dE_f1/my-app/lib/python3.11/site-packages/inner")
+      .venv("/hatch-data/env/virtual/other/Qw3eR_t1/other");
+  Facts f = facts_of(t, {{"HOME", "/home/u"}});
+  for (const auto* env : {"/my-app/Ab3dE_f1/my-app", "/my-app/Ab3dE_f1/test",
+                          "/my-app/Ab3dE_f1/my-app-build", "/old-app-Zx9yW8v7/default"}) {
+    expect_found(f, virt + env, "venv", "~xdg-data/hatch/env/virtual");
+  }
+  EXPECT_FALSE(env_at(f, virt + "/a/b/c/too-deep"));
+  EXPECT_EQ(f.python_envs.size(), 4u);
+
+  f = facts_of(t, {{"HOME", "/home/u"}, {"HATCH_DATA_DIR", "/hatch-data"}});
+  expect_found(f, "/hatch-data/env/virtual/other/Qw3eR_t1/other", "venv",
+               "$HATCH_DATA_DIR/env/virtual");
+}
+
+TEST(PythonProbe, PdmVenvsAndTheProjectVenvAboveTheWorkingDirectory) {
+  Tree t;
+  t.venv("/home/u/.local/share/pdm/venvs/proj-Ab12Cd34-3.11")
+      .venv("/work/proj/.venv", "3.12.1")
+      .dir("/work/proj/src/pkg/sub")
+      .venv("/work/.venv", "3.10.13");
+  const Facts f =
+      facts_of(t, {{"HOME", "/home/u"}}, {{"os", "linux"}, {"cwd", "/work/proj/src/pkg/sub"}});
+  expect_found(f, "/home/u/.local/share/pdm/venvs/proj-Ab12Cd34-3.11", "venv",
+               "~xdg-data/pdm/venvs");
+  // uv, Poetry and PDM find the project's .venv from any subdirectory of the project.
+  expect_found(f, "/work/proj/.venv", "venv", "@cwd/.venv");
+  expect_found(f, "/work/.venv", "venv", "@cwd/.venv");
+  EXPECT_EQ(env_at(f, "/work/proj/.venv")->python, "3.12.1");
+}
+
+TEST(PythonProbe, UvToolsAndManagedPythons) {
+  const std::string managed = "/home/u/.local/share/uv/python/cpython-3.12.4-linux-x86_64-gnu";
+  Tree t;
+  t.venv("/home/u/.local/share/uv/tools/ruff", "3.12.4")
+      .text(managed + "/bin/python3.12", "")
+      .text(managed + "/include/python3.12/patchlevel.h", "#define PY_VERSION \"3.12.4\"\n")
+      .dir(managed + "/lib/python3.12/site-packages")
+      .dir("/home/u/.local/share/uv/python/.cache")
+      .venv("/opt/uv-tools/black")
+      .dir("/opt/uv-python/cpython-3.11.9-linux-x86_64-gnu/lib/python3.11/site-packages");
+  Facts f = facts_of(t, {{"HOME", "/home/u"}});
+  expect_found(f, "/home/u/.local/share/uv/tools/ruff", "venv", "~xdg-data/uv/tools");
+  expect_found(f, managed, "uv", "~xdg-data/uv/python");
+  EXPECT_EQ(env_at(f, managed)->python, "3.12.4");
+  EXPECT_EQ(f.python_envs.size(), 2u);
+
+  f = facts_of(t, {{"HOME", "/home/u"},
+                   {"UV_TOOL_DIR", "/opt/uv-tools"},
+                   {"UV_PYTHON_INSTALL_DIR", "/opt/uv-python"}});
+  expect_found(f, "/opt/uv-tools/black", "venv", "$UV_TOOL_DIR");
+  expect_found(f, "/opt/uv-python/cpython-3.11.9-linux-x86_64-gnu", "uv", "$UV_PYTHON_INSTALL_DIR");
+}
+
+TEST(PythonProbe, PipxHomesOldNewAndGlobal) {
+  Tree t;
+  t.venv("/xdg/data/pipx/venvs/black")
+      .venv("/home/u/.local/pipx/venvs/httpie")
+      .venv("/opt/pipx/venvs/pycowsay");
+  const Facts f = facts_of(t, {{"HOME", "/home/u"}, {"XDG_DATA_HOME", "/xdg/data"}});
+  expect_found(f, "/xdg/data/pipx/venvs/black", "venv", "~xdg-data/pipx/venvs");
+  expect_found(f, "/home/u/.local/pipx/venvs/httpie", "venv", "~/.local/pipx/venvs");
+  expect_found(f, "/opt/pipx/venvs/pycowsay", "venv", "/opt/pipx/venvs");
+}
+
+TEST(PythonProbe, CondaEnvsDirsVariablesAndMicromambaRoots) {
+  Tree t;
+  t.conda("/scratch/a/torch", "python", "3.11.5", "h0")
+      .dir("/scratch/a/torch/lib/python3.11/site-packages")
+      .conda("/scratch/b/jax", "python", "3.12.1", "h0")
+      .dir("/scratch/b/jax/lib/python3.12/site-packages")
+      .conda("/scratch/c/tf", "python", "3.10.13", "h0")
+      .dir("/scratch/c/tf/lib/python3.10/site-packages")
+      .conda("/home/u/.local/share/mamba", "python", "3.12.1", "h0")
+      .dir("/home/u/.local/share/mamba/lib/python3.12/site-packages")
+      .conda("/home/u/.local/share/mamba/envs/ml", "python", "3.11.5", "h0")
+      .dir("/home/u/.local/share/mamba/envs/ml/lib/python3.11/site-packages");
+  // conda splits CONDA_ENVS_DIRS on the path separator, mamba on commas.
+  const Facts f = facts_of(t, {{"HOME", "/home/u"},
+                               {"CONDA_ENVS_DIRS", "/scratch/a:/scratch/b, relative"},
+                               {"CONDA_ENVS_PATH", "/scratch/c"}});
+  expect_found(f, "/scratch/a/torch", "conda", "$CONDA_ENVS_DIRS");
+  expect_found(f, "/scratch/b/jax", "conda", "$CONDA_ENVS_DIRS");
+  expect_found(f, "/scratch/c/tf", "conda", "$CONDA_ENVS_PATH");
+  expect_found(f, "/home/u/.local/share/mamba", "conda", "~xdg-data/mamba");
+  expect_found(f, "/home/u/.local/share/mamba/envs/ml", "conda", "~xdg-data/mamba");
+}
+
+TEST(PythonProbe, AManagersEnvironmentFoundTwiceIsListedOnce) {
+  // WORKON_HOME pointing at virtualenvwrapper's default, and the project .venv activated.
+  Tree t;
+  t.venv("/home/u/.virtualenvs/api").venv("/work/proj/.venv");
+  const Facts f = facts_of(t,
+                           {{"HOME", "/home/u"},
+                            {"WORKON_HOME", "/home/u/.virtualenvs/"},
+                            {"VIRTUAL_ENV", "/work/proj/.venv"}},
+                           {{"os", "linux"}, {"cwd", "/work/proj"}});
+  ASSERT_EQ(f.python_envs.size(), 2u);
+  expect_found(f, "/home/u/.virtualenvs/api", "venv", "$WORKON_HOME");
+  expect_found(f, "/work/proj/.venv", "venv", "$VIRTUAL_ENV");
 }
 
 TEST(PythonProbe, DirectoriesWithoutPythonAreNoEnvironment) {
@@ -688,6 +862,80 @@ TEST(PythonProbeWindows, RegistryLocalAppDataVenvAndConda) {
   ASSERT_TRUE(conda);
   EXPECT_EQ(conda->kind, "conda");
   EXPECT_EQ(conda->python, "3.11.5");
+}
+
+// The environment managers' Windows folders ("~" is USERPROFILE).
+TEST(PythonProbeWindows, EnvironmentManagersDefaultFolders) {
+  json files = json::object();
+  auto venv = [&](const std::string& prefix) {
+    files[prefix + "/pyvenv.cfg"] = {{"text", "version = 3.11.4\n"}};
+    files[prefix + "/Lib/site-packages"] = {{"dir", true}};
+  };
+  auto conda = [&](const std::string& prefix) {
+    files[prefix + "/conda-meta/python-3.11.5-he1021f5_0.json"] = {{"text", "{}"}};
+    files[prefix + "/Lib/site-packages"] = {{"dir", true}};
+  };
+  const std::string home = "C:/Users/李雷";
+  const std::string local = home + "/AppData/Local";
+  const std::string roaming = home + "/AppData/Roaming";
+  venv(home + "/pipx/venvs/black");
+  venv(home + "/Envs/wrapped");
+  venv(home + "/.virtualenvs/proj-wyUfYPqE");
+  venv(local + "/pypoetry/Cache/virtualenvs/app-Xy12AbCd-py3.11");
+  venv(local + "/hatch/env/virtual/my-app/Ab3dE_f1/my-app");
+  venv(local + "/hatch/env/virtual/a/b/c/too-deep");
+  venv(local + "/pdm/pdm/venvs/proj-Ab12Cd34-3.11");
+  venv(roaming + "/uv/tools/ruff");
+  venv(roaming + "/uv/data/tools/httpie");
+  files[roaming + "/uv/python/cpython-3.12.4-windows-x86_64-none/python.exe"] = {{"size", 1}};
+  files[roaming + "/uv/python/cpython-3.12.4-windows-x86_64-none/python312.dll"] = {{"size", 1}};
+  files[roaming + "/uv/python/cpython-3.12.4-windows-x86_64-none/Lib/site-packages"] = {
+      {"dir", true}};
+  conda(home + "/micromamba");
+  conda(home + "/mambaforge/envs/tf");
+  conda(roaming + "/mamba/envs/jax");
+  conda("C:/ProgramData/miniforge3");
+  conda("D:/envs/torch");
+  conda("E:/more/rapids");
+  venv("C:/work/proj/.venv");
+  files["C:/work/proj/src/pkg"] = {{"dir", true}};
+  const json env = {{"Path", "C:\\Windows\\system32"},
+                    {"USERPROFILE", "C:\\Users\\李雷"},
+                    {"LOCALAPPDATA", "C:\\Users\\李雷\\AppData\\Local"},
+                    {"APPDATA", "C:\\Users\\李雷\\AppData\\Roaming"},
+                    {"CONDA_ENVS_DIRS", "D:\\envs;E:\\more"}};
+  const sys::ReplaySystem system(testing::windows_snapshot(
+      {{"files", files}, {"env", env}, {"host", {{"cwd", "C:/work/proj/src/pkg"}}}}));
+  const Facts f = collect_facts(system);
+  for (const auto& [path, kind, found_by] :
+       std::vector<std::tuple<std::string, std::string, std::string>>{
+           {home + "/pipx/venvs/black", "venv", "~/pipx/venvs"},
+           {home + "/Envs/wrapped", "venv", "~/Envs"},
+           {home + "/.virtualenvs/proj-wyUfYPqE", "venv", "~/.virtualenvs"},
+           {local + "/pypoetry/Cache/virtualenvs/app-Xy12AbCd-py3.11", "venv",
+            "$LOCALAPPDATA/pypoetry/Cache/virtualenvs"},
+           {local + "/hatch/env/virtual/my-app/Ab3dE_f1/my-app", "venv",
+            "$LOCALAPPDATA/hatch/env/virtual"},
+           {local + "/pdm/pdm/venvs/proj-Ab12Cd34-3.11", "venv", "$LOCALAPPDATA/pdm/pdm/venvs"},
+           {roaming + "/uv/tools/ruff", "venv", "$APPDATA/uv/tools"},
+           {roaming + "/uv/data/tools/httpie", "venv", "$APPDATA/uv/data/tools"},
+           {roaming + "/uv/python/cpython-3.12.4-windows-x86_64-none", "uv", "$APPDATA/uv/python"},
+           {home + "/micromamba", "conda", "~/micromamba"},
+           {home + "/mambaforge/envs/tf", "conda", "~/mambaforge"},
+           {roaming + "/mamba/envs/jax", "conda", "$APPDATA/mamba"},
+           {"C:/ProgramData/miniforge3", "conda", "C:/ProgramData/miniforge3"},
+           {"D:/envs/torch", "conda", "$CONDA_ENVS_DIRS"},
+           {"E:/more/rapids", "conda", "$CONDA_ENVS_DIRS"},
+           {"C:/work/proj/.venv", "venv", "@cwd/.venv"},
+       }) {
+    const auto* found = env_at(f, path);
+    ASSERT_TRUE(found) << path;
+    EXPECT_EQ(found->kind, kind) << path;
+    EXPECT_EQ(found->found_by, found_by) << path;
+  }
+  EXPECT_EQ(env_at(f, roaming + "/uv/python/cpython-3.12.4-windows-x86_64-none")->python, "3.12");
+  EXPECT_FALSE(env_at(f, local + "/hatch/env/virtual/a/b/c/too-deep"));
+  EXPECT_EQ(f.python_envs.size(), 16u);
 }
 
 }  // namespace
