@@ -91,6 +91,16 @@ TEST(CliKb, AnswersFromTheTablesWithSources) {
     EXPECT_TRUE(row["version"].get<std::string>().starts_with("2.1.")) << row.dump();
   }
   EXPECT_EQ(gpuvet("kb framework pytorch").status, 0);
+  // Every framework of the registry answers, by family or by pip distribution.
+  run = gpuvet("kb framework onnxruntime-gpu==1.17 --json");
+  ASSERT_EQ(run.status, 0) << run.err;
+  doc = nlohmann::json::parse(run.out);
+  ASSERT_FALSE(doc["results"]["onnxruntime_builds"].empty());
+  for (const char* spec : {"paddlepaddle-gpu==2.6", "cupy==13", "jax"}) {
+    run = gpuvet(std::string("kb framework ") + spec + " --no-color");
+    EXPECT_EQ(run.status, 0) << spec << ": " << run.err;
+    EXPECT_EQ(run.out.find("kb.table."), std::string::npos) << spec << ": " << run.out;
+  }
   EXPECT_NE(gpuvet("kb framework torch --lang zh").out.find("PyTorch 构建版本"), std::string::npos);
 }
 
@@ -463,6 +473,14 @@ TEST(CliPlan, ExitStatusSaysWhetherTheWishIsFeasible) {
   EXPECT_EQ(zh.status, 0);
   EXPECT_NE(zh.out.find("方案"), std::string::npos) << zh.out;
   EXPECT_NE(zh.out.find("--index-url https://download.pytorch.org/whl/"), std::string::npos);
+
+  const Outcome paddle = gpuvet(
+      "plan paddlepaddle-gpu==2.6 --os windows --gpu \"RTX 3060\" --driver 531.14 --python 3.10 "
+      "--json");
+  EXPECT_EQ(paddle.status, 0) << paddle.err;
+  const auto plan = nlohmann::json::parse(paddle.out);
+  EXPECT_EQ(plan["request"]["framework"], "paddle");
+  EXPECT_EQ(plan["options"][0]["package"], "paddlepaddle-gpu==2.6.2.post120");
 }
 
 TEST(CliPlan, OpenFieldsComeFromTheSnapshot) {
