@@ -40,43 +40,21 @@ std::optional<std::string> planned_cuda(const kb::Row& row) {
   return std::nullopt;
 }
 
-// data/cupy_builds.csv: one row per (CuPy releases, wheel); a build per release and platform.
+// cupy_builds names the wheel's CUDA range, not one CUDA; the wheel is the variant
+// (cupy-cuda12x -> cuda12x, cupy-cuda13x[ctk] -> cuda13x-ctk).
+void finish_build(const kb::Row& row, Build& b) {
+  b.cuda = planned_cuda(row);
+  const std::string name = b.package.substr(0, b.package.find('['));
+  b.variant = variant_with_extras(name.starts_with("cupy-") ? name.substr(5) : name, b.package);
+}
+
 Result<std::vector<Build>> builds(const kb::Kb& kb) {
-  auto rows = kb::rows_if(kb, "cupy_builds", [](const kb::Row&) { return true; });
-  if (!rows) return rows.error();
-  std::vector<Build> out;
-  for (const auto& row : *rows) {
-    for (const auto& [release, series] :
-         releases_in(row.get("version_from"), row.get("version_to"))) {
-      for (const auto& platform : platforms_of(row.get("platforms"))) {
-        Build b;
-        b.framework = "cupy";
-        b.platform = platform;
-        b.version = release;
-        b.series = series;
-        b.python_min = non_empty(row.get("python_min"));
-        b.python_max = non_empty(row.get("python_max"));
-        b.cuda = planned_cuda(row);
-        // cupy-cuda12x -> cuda12x, cupy-cuda13x[ctk] -> cuda13x-ctk.
-        const std::string& package = row.get("package");
-        const std::string name = package.substr(0, package.find('['));
-        b.variant = variant_with_extras(name.starts_with("cupy-") ? name.substr(5) : name, package);
-        b.min_cc = non_empty(row.get("min_cc"));
-        b.package = row.get("package");
-        b.wheels_bring_cuda = row.get("wheels_bring_cuda") == "yes";
-        b.sources.push_back("cupy_builds: " + row.get("source"));
-        out.push_back(std::move(b));
-      }
-    }
-  }
-  return out;
+  return builds_from_table(kb, "cupy_builds", "cupy", "platforms", finish_build);
 }
 
 // cupy-cuda12x==13.* from PyPI; extras (cupy-cuda13x[ctk]) go before the version.
 Result<InstallSpec> install(const Build& b, const kb::Kb&, const kb::Messages&) {
-  InstallSpec spec;
-  spec.package_spec = b.package + "==" + (b.series ? b.version + ".*" : b.version);
-  return spec;
+  return pinned_install(b);
 }
 
 std::string verify_command(const Build&) {

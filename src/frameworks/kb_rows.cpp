@@ -96,4 +96,53 @@ std::vector<std::string> platforms_of(const std::string& cell) {
   return out;
 }
 
+Build build_from_row(const kb::Row& row, std::string_view table, std::string_view family,
+                     const std::string& platform, const std::string& release, bool series) {
+  Build b;
+  b.framework = std::string(family);
+  b.platform = platform;
+  b.version = release;
+  b.series = series;
+  b.python_min = non_empty(row.get("python_min"));
+  b.python_max = non_empty(row.get("python_max"));
+  b.cuda = non_empty(row.get("cuda"));
+  if (b.cuda) b.cuda = version::major_minor(*b.cuda);
+  b.cudnn = non_empty(row.get("cudnn"));
+  b.min_cc = non_empty(row.get("min_cc"));
+  b.package = row.get("package");
+  b.index_option = row.get("index_option");
+  b.index_url = row.get("index_url");
+  b.wheels_bring_cuda = row.get("wheels_bring_cuda") == "yes";
+  b.sources.push_back(std::string(table) + ": " + row.get("source"));
+  return b;
+}
+
+Result<std::vector<Build>> builds_from_table(const kb::Kb& kb, std::string_view table,
+                                             std::string_view family,
+                                             std::string_view platform_column,
+                                             void (*finish)(const kb::Row& row, Build& b)) {
+  auto rows = kb::rows_if(kb, std::string(table), [](const kb::Row&) { return true; });
+  if (!rows) return rows.error();
+  std::vector<Build> out;
+  for (const auto& row : *rows) {
+    for (const auto& [release, series] :
+         releases_in(row.get("version_from"), row.get("version_to"))) {
+      for (const auto& platform : platforms_of(row.get(platform_column))) {
+        Build b = build_from_row(row, table, family, platform, release, series);
+        finish(row, b);
+        out.push_back(std::move(b));
+      }
+    }
+  }
+  return out;
+}
+
+InstallSpec pinned_install(const Build& b) {
+  InstallSpec spec;
+  spec.package_spec = b.package + "==" + (b.series ? b.version + ".*" : b.version);
+  spec.index_option = b.index_option;
+  if (!b.index_url.empty()) spec.index_url = b.index_url;
+  return spec;
+}
+
 }  // namespace gpuvet::frameworks

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/result.hpp"
+#include "frameworks/framework.hpp"
 #include "kb/kb.hpp"
 #include "kb/queries.hpp"
 
@@ -31,5 +32,18 @@ std::vector<std::pair<std::string, bool>> releases_in(const std::string& from,
 std::string variant_with_extras(const std::string& variant, const std::string& package);
 // "linux;windows" -> {"linux", "windows"}.
 std::vector<std::string> platforms_of(const std::string& cell);
+
+// A release table's row as a Build: the columns the release tables share (python_min/max, cuda,
+// cudnn, min_cc, index_option/url, wheels_bring_cuda, source), each read where the table has it.
+Build build_from_row(const kb::Row& row, std::string_view table, std::string_view family,
+                     const std::string& platform, const std::string& release, bool series);
+// Every (release, platform) of a release table: one Build per release its version_from..
+// version_to names and per platform its `platform_column` lists, finished by `finish`.
+Result<std::vector<Build>> builds_from_table(const kb::Kb& kb, std::string_view table,
+                                             std::string_view family,
+                                             std::string_view platform_column,
+                                             void (*finish)(const kb::Row& row, Build& b));
+// "<package>==<release>", or "==<series>.*" for a series, from the build's index if it has one.
+InstallSpec pinned_install(const Build& b);
 
 }  // namespace gpuvet::frameworks

@@ -44,49 +44,19 @@ void read_installed(const InstalledDistribution& d, FrameworkFact& f) {
   if (gpu_by_name && f.gpu_build == false && !f.rocm) f.gpu_build = true;
 }
 
-Build build_of(const kb::Row& row, const std::string& platform, const std::string& release,
-               bool series) {
-  Build b;
-  b.framework = "onnxruntime";
-  b.platform = platform;
-  b.version = release;
-  b.series = series;
-  b.python_min = non_empty(row.get("python_min"));
-  b.python_max = non_empty(row.get("python_max"));
-  b.cuda = non_empty(row.get("cuda"));
-  if (b.cuda) b.cuda = version::major_minor(*b.cuda);
-  b.cudnn = non_empty(row.get("cudnn"));
-  b.package = row.get("package");
+// The environment-name part: the CUDA major, with the extras that bring CUDA (cuda12-cuda-cudnn).
+void finish_build(const kb::Row& row, Build& b) {
   b.variant = variant_with_extras(row.get("variant"), b.package);
-  b.index_option = row.get("index_option");
-  b.index_url = row.get("index_url");
-  b.wheels_bring_cuda = row.get("wheels_bring_cuda") == "yes";
-  b.sources.push_back("onnxruntime_builds: " + row.get("source"));
-  return b;
 }
 
 // data/onnxruntime_builds.csv: one row per (release range, CUDA variant, install form).
 Result<std::vector<Build>> builds(const kb::Kb& kb) {
-  auto rows = kb::rows_if(kb, "onnxruntime_builds", [](const kb::Row&) { return true; });
-  if (!rows) return rows.error();
-  std::vector<Build> out;
-  for (const auto& row : *rows) {
-    for (const auto& [release, series] :
-         releases_in(row.get("version_from"), row.get("version_to"))) {
-      for (const auto& platform : platforms_of(row.get("platforms")))
-        out.push_back(build_of(row, platform, release, series));
-    }
-  }
-  return out;
+  return builds_from_table(kb, "onnxruntime_builds", "onnxruntime", "platforms", finish_build);
 }
 
 // onnxruntime-gpu==1.20.* from PyPI, or from the feed that holds the other CUDA major.
 Result<InstallSpec> install(const Build& b, const kb::Kb&, const kb::Messages&) {
-  InstallSpec spec;
-  spec.package_spec = b.package + "==" + (b.series ? b.version + ".*" : b.version);
-  spec.index_option = b.index_option;
-  if (!b.index_url.empty()) spec.index_url = b.index_url;
-  return spec;
+  return pinned_install(b);
 }
 
 std::string verify_command(const Build&) {

@@ -22,52 +22,25 @@ void read_installed(const InstalledDistribution& d, FrameworkFact& f) {
   }
 }
 
-Build build_of(const kb::Row& row, const std::string& platform, const std::string& release,
-               bool series) {
-  Build b;
-  b.framework = "paddle";
-  b.platform = platform;
-  b.version = release;
-  b.series = series;
-  b.python_min = non_empty(row.get("python_min"));
-  b.python_max = non_empty(row.get("python_max"));
-  b.cuda = non_empty(row.get("cuda"));
-  b.cudnn = non_empty(row.get("cudnn"));
+// Paddle's rows name the variant (cu118, post112) and the pip requirement's template.
+void finish_build(const kb::Row& row, Build& b) {
   b.variant = row.get("variant");
-  b.min_cc = non_empty(row.get("min_cc"));
   b.package = "paddlepaddle-gpu";
   b.package_spec = row.get("package_spec");
-  b.index_option = row.get("index_option");
-  b.index_url = row.get("index_url");
-  b.wheels_bring_cuda = row.get("wheels_bring_cuda") == "yes";
-  b.sources.push_back("paddle_builds: " + row.get("source"));
-  return b;
 }
 
 // data/paddle_builds.csv: one row per (release range, platform, CUDA variant).
 Result<std::vector<Build>> builds(const kb::Kb& kb) {
-  auto rows = kb::rows_if(kb, "paddle_builds", [](const kb::Row&) { return true; });
-  if (!rows) return rows.error();
-  std::vector<Build> out;
-  for (const auto& row : *rows) {
-    for (const auto& [release, series] :
-         releases_in(row.get("version_from"), row.get("version_to"))) {
-      for (const auto& platform : platforms_of(row.get("platform")))
-        out.push_back(build_of(row, platform, release, series));
-    }
-  }
-  return out;
+  return builds_from_table(kb, "paddle_builds", "paddle", "platform", finish_build);
 }
 
 // The table's requirement template ({version}) and Paddle's own index for the CUDA variant.
 Result<InstallSpec> install(const Build& b, const kb::Kb&, const kb::Messages&) {
-  InstallSpec spec;
-  std::string version = b.series ? b.version + ".*" : b.version;
-  spec.package_spec = b.package_spec.empty()
-                          ? b.package + "==" + version
-                          : text::replace_all(b.package_spec, "{version}", version);
-  spec.index_option = b.index_option;
-  if (!b.index_url.empty()) spec.index_url = b.index_url;
+  InstallSpec spec = pinned_install(b);
+  if (!b.package_spec.empty()) {
+    spec.package_spec =
+        text::replace_all(b.package_spec, "{version}", b.series ? b.version + ".*" : b.version);
+  }
   return spec;
 }
 
