@@ -282,6 +282,76 @@ class EnvironmentFinder {
     }
   }
 
+  // <dir>/<name> for the directory and every parent: how uv (and Poetry, PDM) find a project's
+  // .venv from a subdirectory of the project.
+  void add_upward(const std::string& where, std::string_view kind, const std::string& name) {
+    const std::string leaf = where.substr(where.rfind('/') + 1);
+    std::string dir = paths::parent(where);
+    for (int level = 0; level < kUpwardLimit && !dir.empty(); ++level) {
+      add(paths::join(dir, leaf), kind, name);
+      const std::string up = paths::parent(dir);
+      if (up == dir) break;
+      dir = up;
+    }
+  }
+
+  void add_conda_install(const std::string& where, std::string_view kind, const std::string& name) {
+    if (!system_.is_directory(where)) return;
+    add(where, kind, name);
+    add_children(paths::join(where, "envs"), kind, name);
+    add_condarc(paths::join(where, ".condarc"), name);
+  }
+
+  void add_list_file(const std::string& where, std::string_view kind, const std::string& name) {
+    const auto text = system_.read_text(where);
+    if (!text) return;
+    for (const auto& line : text::split(*text, '\n')) {
+      const std::string_view prefix = text::trim(line);
+      if (!prefix.empty() && paths::is_absolute(prefix)) add(std::string(prefix), kind, name);
+    }
+  }
+
+  // versions/* and versions/*/envs/* (pyenv-virtualenv).
+  void add_pyenv_root(const std::string& where, std::string_view kind, const std::string& name) {
+    const auto versions = system_.list_dir(paths::join(where, "versions"));
+    if (!versions) return;
+    for (const auto& v : *versions) {
+      if (v.kind != sys::FileKind::directory || v.is_link) continue;
+      const std::string prefix = paths::join(paths::join(where, "versions"), v.name);
+      add(prefix, kind, name);
+      add_children(paths::join(prefix, "envs"), "venv", name);
+    }
+  }
+
+  // <where>/pythonX.Y/site-packages (PEP 370): the user base is an environment of its own.
+  void add_user_site(const std::string& where, std::string_view kind, const std::string& name) {
+    const auto entries = system_.list_dir(where);
+    if (!entries) return;
+    for (const auto& entry : *entries) {
+      if (python::lib_dir_version(entry.name) &&
+          system_.is_directory(paths::join(paths::join(where, entry.name), "site-packages"))) {
+        add(paths::parent(where), kind, name);
+        return;
+      }
+    }
+  }
+
+  // <company>/<tag>/InstallPath, its default value the prefix (PEP 514).
+  void add_registry_pep514(const std::string& where, std::string_view kind,
+                           const std::string& name) {
+    for (const auto& company : system_.registry_subkeys(where)) {
+      const std::string company_key = where + "/" + company;
+      for (const auto& tag : system_.registry_subkeys(company_key)) {
+        const auto values = system_.registry_values(company_key + "/" + tag + "/InstallPath");
+        if (!values) continue;
+        for (const auto& [value_name, value] : *values) {
+          const auto* dir = std::get_if<std::string>(&value);
+          if (dir && (value_name.empty() || value_name == "(Default)")) add(*dir, kind, name);
+        }
+      }
+    }
+  }
+
   void find(const LocationRow& row) {
     const std::string name = row.where.empty() ? "PATH" : std::string(row.where);
     if (row.find == Find::path_interpreters) {
@@ -296,90 +366,30 @@ class EnvironmentFinder {
     if (!where) return;
     switch (row.find) {
       case Find::prefix:
-        add(*where, row.kind, name);
-        break;
+        return add(*where, row.kind, name);
       case Find::conda_install:
-        if (!system_.is_directory(*where)) break;
-        add(*where, row.kind, name);
-        add_children(paths::join(*where, "envs"), row.kind, name);
-        add_condarc(paths::join(*where, ".condarc"), name);
-        break;
-      case Find::upward: {
-        // <dir>/<name> for the directory and every parent: how uv (and Poetry, PDM) find a
-        // project's .venv from a subdirectory of the project.
-        const std::string leaf = where->substr(where->rfind('/') + 1);
-        std::string dir = paths::parent(*where);
-        for (int level = 0; level < kUpwardLimit && !dir.empty(); ++level) {
-          add(paths::join(dir, leaf), row.kind, name);
-          const std::string up = paths::parent(dir);
-          if (up == dir) break;
-          dir = up;
-        }
-        break;
-      }
+        return add_conda_install(*where, row.kind, name);
+      case Find::upward:
+        return add_upward(*where, row.kind, name);
       case Find::children:
-        add_children(*where, row.kind, name);
-        break;
+        return add_children(*where, row.kind, name);
       case Find::nested_venvs:
-        add_nested_venvs(*where, kNestedDepth, row.kind, name);
-        break;
+        return add_nested_venvs(*where, kNestedDepth, row.kind, name);
       case Find::list_file:
-        if (const auto text = system_.read_text(*where)) {
-          for (const auto& line : text::split(*text, '\n')) {
-            const std::string_view prefix = text::trim(line);
-            if (!prefix.empty() && paths::is_absolute(prefix)) {
-              add(std::string(prefix), row.kind, name);
-            }
-          }
-        }
-        break;
+        return add_list_file(*where, row.kind, name);
       case Find::condarc:
-        add_condarc(*where, name);
-        break;
-      case Find::pyenv_root: {
-        const auto versions = system_.list_dir(paths::join(*where, "versions"));
-        if (!versions) break;
-        for (const auto& v : *versions) {
-          if (v.kind != sys::FileKind::directory || v.is_link) continue;
-          const std::string prefix = paths::join(paths::join(*where, "versions"), v.name);
-          add(prefix, row.kind, name);
-          add_children(paths::join(prefix, "envs"), "venv", name);
-        }
-        break;
-      }
+        return add_condarc(*where, name);
+      case Find::pyenv_root:
+        return add_pyenv_root(*where, row.kind, name);
       case Find::user_site:
-        if (const auto entries = system_.list_dir(*where)) {
-          for (const auto& entry : *entries) {
-            if (python::lib_dir_version(entry.name) &&
-                system_.is_directory(
-                    paths::join(paths::join(*where, entry.name), "site-packages"))) {
-              add(paths::parent(*where), row.kind, name);
-              break;
-            }
-          }
-        }
-        break;
+        return add_user_site(*where, row.kind, name);
       case Find::registry_pep514:
-        // <company>/<tag>/InstallPath, its default value the prefix.
-        for (const auto& company : system_.registry_subkeys(*where)) {
-          const std::string company_key = *where + "/" + company;
-          for (const auto& tag : system_.registry_subkeys(company_key)) {
-            const auto values = system_.registry_values(company_key + "/" + tag + "/InstallPath");
-            if (!values) continue;
-            for (const auto& [name, value] : *values) {
-              const auto* dir = std::get_if<std::string>(&value);
-              if (dir && (name.empty() || name == "(Default)")) add(*dir, row.kind, name_of(row));
-            }
-          }
-        }
-        break;
+        return add_registry_pep514(*where, row.kind, name);
       case Find::path_interpreters:
       case Find::children_list:
-        break;
+        return;
     }
   }
-
-  static std::string name_of(const LocationRow& row) { return std::string(row.where); }
 
   // pyenv's shims run the version pyenv selects: PYENV_VERSION, a .python-version file in the
   // working directory or above, $PYENV_ROOT/version; "system" defers to the rest of PATH.
