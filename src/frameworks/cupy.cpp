@@ -52,11 +52,6 @@ Result<std::vector<Build>> builds(const kb::Kb& kb) {
   return builds_from_table(kb, "cupy_builds", "cupy", "platforms", finish_build);
 }
 
-// cupy-cuda12x==13.* from PyPI; extras (cupy-cuda13x[ctk]) go before the version.
-Result<InstallSpec> install(const Build& b, const kb::Kb&, const kb::Messages&) {
-  return pinned_install(b);
-}
-
 std::string verify_command(const Build&) {
   return "python -c \"import cupy; print(cupy.cuda.runtime.getDeviceCount()); "
          "cupy.show_config()\"";
@@ -74,7 +69,6 @@ const Framework& cupy() {
     f.unlisted_gpu_package = unlisted_gpu_package;
     f.kb_table = "cupy_builds";
     f.builds = builds;
-    f.install = install;
     f.verify_command = verify_command;
     return f;
   }();

@@ -125,7 +125,7 @@ struct Framework {
   bool versioned_builds = true;
   // The KB states each build's Python range (else the plan notes that it is unknown).
   bool python_range_expected = true;
-  // The requirement and index for a build; nullptr: "<package>==<version>" from PyPI.
+  // The requirement and index for a build; nullptr: default_install.
   Result<InstallSpec> (*install)(const Build& b, const kb::Kb& kb,
                                  const kb::Messages& messages) = nullptr;
   // A one-line check that the framework sees the GPU, run in the new environment.
@@ -151,7 +151,8 @@ Result<Spec> parse_spec(std::string_view text, const kb::Kb& kb);
 // "tensorflow, torch, jax, ..." for messages.
 std::string family_list();
 
-// The default install: "<package or family>==<version>" from PyPI.
+// The install of a plug-in without its own: "<package or family>==<release>" (or "==<series>.*"),
+// from the build's index when its table names one, else PyPI.
 InstallSpec default_install(const Build& b);
 
 }  // namespace gpuvet::frameworks

@@ -137,12 +137,4 @@ Result<std::vector<Build>> builds_from_table(const kb::Kb& kb, std::string_view 
   return out;
 }
 
-InstallSpec pinned_install(const Build& b) {
-  InstallSpec spec;
-  spec.package_spec = b.package + "==" + (b.series ? b.version + ".*" : b.version);
-  spec.index_option = b.index_option;
-  if (!b.index_url.empty()) spec.index_url = b.index_url;
-  return spec;
-}
-
 }  // namespace gpuvet::frameworks

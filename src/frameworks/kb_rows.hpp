@@ -43,7 +43,5 @@ Result<std::vector<Build>> builds_from_table(const kb::Kb& kb, std::string_view 
                                              std::string_view family,
                                              std::string_view platform_column,
                                              void (*finish)(const kb::Row& row, Build& b));
-// "<package>==<release>", or "==<series>.*" for a series, from the build's index if it has one.
-InstallSpec pinned_install(const Build& b);
 
 }  // namespace gpuvet::frameworks

@@ -54,11 +54,6 @@ Result<std::vector<Build>> builds(const kb::Kb& kb) {
   return builds_from_table(kb, "onnxruntime_builds", "onnxruntime", "platforms", finish_build);
 }
 
-// onnxruntime-gpu==1.20.* from PyPI, or from the feed that holds the other CUDA major.
-Result<InstallSpec> install(const Build& b, const kb::Kb&, const kb::Messages&) {
-  return pinned_install(b);
-}
-
 std::string verify_command(const Build&) {
   return "python -c \"import onnxruntime as ort; print(ort.get_available_providers())\"";
 }
@@ -77,7 +72,6 @@ const Framework& onnxruntime() {
     f.linux_modules = {kCudaProvider};
     f.kb_table = "onnxruntime_builds";
     f.builds = builds;
-    f.install = install;
     f.verify_command = verify_command;
     return f;
   }();

@@ -36,7 +36,7 @@ Result<std::vector<Build>> builds(const kb::Kb& kb) {
 
 // The table's requirement template ({version}) and Paddle's own index for the CUDA variant.
 Result<InstallSpec> install(const Build& b, const kb::Kb&, const kb::Messages&) {
-  InstallSpec spec = pinned_install(b);
+  InstallSpec spec = default_install(b);
   if (!b.package_spec.empty()) {
     spec.package_spec =
         text::replace_all(b.package_spec, "{version}", b.series ? b.version + ".*" : b.version);

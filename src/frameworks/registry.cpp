@@ -80,7 +80,9 @@ Result<Spec> parse_spec(std::string_view text, const kb::Kb& kb) {
 InstallSpec default_install(const Build& b) {
   InstallSpec spec;
   const std::string package = b.package.empty() ? b.framework : b.package;
-  spec.package_spec = package + "==" + b.version;
+  spec.package_spec = package + "==" + (b.series ? b.version + ".*" : b.version);
+  spec.index_option = b.index_option;
+  if (!b.index_url.empty()) spec.index_url = b.index_url;
   return spec;
 }
 

@@ -293,6 +293,7 @@ DriverAnswer driver_from(const json& j, const std::string& where) {
   return d;
 }
 
+// The int fields are indexes (GpuFact::index): required, and within what a machine can hold.
 void read_field(const json& j, const char* key, const std::string& where, int& value) {
   const json* found = member(j, key);
   if (!found) fail(where, fmt::format("missing \"{}\"", key));
