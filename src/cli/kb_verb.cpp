@@ -40,9 +40,15 @@ Result<bool> answer_gpu(const kb::Kb& kb, const std::string& name, KbAnswer& ans
   if (!match) return match.error();
   answer.closest = match->closest;
   if (match->rows.empty()) return false;
-  for (const auto& row : match->rows)
-    answer.matched.push_back(row.get("name"));
-  const std::string cc = match->rows.front().get("compute_capability");
+  for (const auto& row : match->rows) {
+    if (std::find(answer.matched.begin(), answer.matched.end(), row.get("name")) ==
+        answer.matched.end())
+      answer.matched.push_back(row.get("name"));
+  }
+  answer.candidates = match->candidates;
+  answer.compute_capability = match->compute_capability;
+  answer.matched_by = match->matched_by;
+  const std::string& cc = match->compute_capability;
   answer.sections.push_back({"gpus", match->rows});
   // The toolkits that can build for it, and the framework builds that run on it.
   if (auto r = add(answer, "cuda_arch_support",

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 
 #include "core/text.hpp"
@@ -54,66 +55,218 @@ const std::string& Row::get(std::string_view column) const {
   return empty;
 }
 
-std::string gpu_key(std::string_view name) {
-  std::string spaced;
-  for (const char c : name) {
-    const unsigned char u = static_cast<unsigned char>(c);
-    spaced.push_back(std::isalnum(u) ? static_cast<char>(std::tolower(u)) : ' ');
-  }
-  std::vector<std::string> kept;
-  for (const auto& w : words(spaced)) {
-    if (w == "nvidia" || w == "geforce") continue;
-    // A memory size ("GeForce GTX 1060 6GB", as drivers name boards) is not part of the GPU's
-    // name in the table: the 3 GB and 6 GB boards are one GPU.
-    if (w.size() > 2 && w.ends_with("gb") && text::is_digits(w.substr(0, w.size() - 2))) continue;
-    kept.push_back(w);
-  }
-  return text::join(kept, " ");
+namespace {
+
+// A "gpu_ids" row in the shape of a "gpus" row, so that callers read one kind of row.
+Row gpu_row_of_id(const Table& t, size_t row) {
+  Row r;
+  r.table = "gpus";
+  const std::string& device = t.cell(row, "device_id");
+  const std::string& chip = t.cell(row, "chip");
+  const std::string& cc_from = t.cell(row, "cc_from");
+  std::string notes = fmt::format("PCI device 10de:{}", device);
+  if (!chip.empty()) notes += fmt::format(", chip {}", chip);
+  if (cc_from == "chip") notes += "; compute capability of its chip (data/gpu_chips.csv)";
+  if (cc_from == "name") notes += "; compute capability of its name on NVIDIA's CUDA GPUs page";
+  r.cells = {{"name", t.cell(row, "name")},
+             {"compute_capability", t.cell(row, "compute_capability")},
+             {"architecture", t.cell(row, "architecture")},
+             {"family", ""},
+             {"notes", notes},
+             {"source", t.cell(row, "source")},
+             {"device_id", device},
+             {"chip", chip},
+             {"memory", t.cell(row, "memory")},
+             {"cc_from", cc_from}};
+  return r;
 }
 
-Result<GpuMatch> find_gpu(const Kb& kb, std::string_view name) {
-  auto table = kb.table("gpus");
-  if (!table) return table.error();
-  const Table& t = **table;
-  const std::string key = gpu_key(name);
-  GpuMatch match;
-  if (key.empty()) return match;
-  for (size_t row = 0; row < t.size(); ++row) {
-    if (gpu_key(t.cell(row, "name")) == key) match.rows.push_back(row_of(t, "gpus", row));
+struct GpuTables {
+  const Table& page;
+  const Table& ids;
+  const Table& chips;
+  const Table& aliases;
+};
+
+using KeyOf = std::string (*)(std::string_view);
+
+std::vector<Row> page_rows_where(const GpuTables& t, const std::function<bool(size_t)>& keep) {
+  std::vector<Row> out;
+  for (size_t row = 0; row < t.page.size(); ++row) {
+    if (keep(row)) out.push_back(row_of(t.page, "gpus", row));
   }
-  if (!match.rows.empty()) return match;
-  // Every word asked is a word of the name: "3060" finds "GeForce RTX 3060" when no other
-  // name holds 3060 as well.
-  const auto asked = words(key);
-  std::vector<size_t> containing;
-  for (size_t row = 0; row < t.size(); ++row) {
-    const auto have = words(gpu_key(t.cell(row, "name")));
-    if (std::all_of(asked.begin(), asked.end(), [&](const std::string& w) {
-          return std::find(have.begin(), have.end(), w) != have.end();
-        })) {
-      containing.push_back(row);
+  return out;
+}
+
+std::vector<Row> id_rows_where(const GpuTables& t, const std::function<bool(size_t)>& keep) {
+  std::vector<Row> out;
+  for (size_t row = 0; row < t.ids.size(); ++row) {
+    if (keep(row)) out.push_back(gpu_row_of_id(t.ids, row));
+  }
+  return out;
+}
+
+// Rows of the page, then of the id table, whose name has this key.
+std::vector<Row> rows_with_key(const GpuTables& t, const std::string& key, KeyOf key_of) {
+  auto rows = page_rows_where(t, [&](size_t r) { return key_of(t.page.cell(r, "name")) == key; });
+  if (rows.empty())
+    rows = id_rows_where(t, [&](size_t r) { return key_of(t.ids.cell(r, "name")) == key; });
+  return rows;
+}
+
+// Self-reported names (Jetson's "NVIDIA Tegra X1", "Orin (nvgpu)") -> the page's products.
+std::vector<Row> rows_of_alias(const GpuTables& t, const std::string& key) {
+  std::vector<std::string> names;
+  for (size_t r = 0; r < t.aliases.size(); ++r) {
+    if (gpu_key(t.aliases.cell(r, "alias")) == key) names.push_back(t.aliases.cell(r, "name"));
+  }
+  return page_rows_where(t, [&](size_t r) {
+    return std::find(names.begin(), names.end(), t.page.cell(r, "name")) != names.end();
+  });
+}
+
+std::vector<Row> rows_of_chip(const GpuTables& t, const std::string& chip) {
+  std::vector<Row> out;
+  for (size_t r = 0; r < t.chips.size(); ++r) {
+    const std::string& c = t.chips.cell(r, "chip");
+    // lspci adds GL (professional) and M (mobile) to the die's name: GA106GL, TU117M.
+    if (text::to_lower(c) == chip ||
+        (chip.starts_with(text::to_lower(c)) &&
+         std::string_view("glmb").find(chip.substr(c.size(), 1)) != std::string_view::npos)) {
+      Row row;
+      row.table = "gpus";
+      row.cells = {{"name", c},
+                   {"compute_capability", t.chips.cell(r, "compute_capability")},
+                   {"architecture", t.chips.cell(r, "architecture")},
+                   {"family", ""},
+                   {"notes", "chip: " + t.chips.cell(r, "evidence")},
+                   {"source", t.chips.cell(r, "source")},
+                   {"chip", c}};
+      out.push_back(std::move(row));
     }
   }
-  if (containing.size() == 1) {
-    match.rows.push_back(row_of(t, "gpus", containing.front()));
-    return match;
+  return out;
+}
+
+// Every word asked is a word of the name: "3060" finds "GeForce RTX 3060" (and its Ti).
+std::vector<Row> page_rows_with_words(const GpuTables& t, const std::string& key) {
+  const auto asked = words(key);
+  return page_rows_where(t, [&](size_t r) {
+    const auto have = words(gpu_key(t.page.cell(r, "name")));
+    return std::all_of(asked.begin(), asked.end(), [&](const std::string& w) {
+      return std::find(have.begin(), have.end(), w) != have.end();
+    });
+  });
+}
+
+std::vector<Row> rows_with_key_prefix(const GpuTables& t, const std::string& key) {
+  auto has_prefix = [&](const std::string& name) { return gpu_key(name).starts_with(key); };
+  auto rows = page_rows_where(t, [&](size_t r) { return has_prefix(t.page.cell(r, "name")); });
+  auto ids = id_rows_where(t, [&](size_t r) { return has_prefix(t.ids.cell(r, "name")); });
+  rows.insert(rows.end(), ids.begin(), ids.end());
+  return rows;
+}
+
+// The rows' products (one per board key) and the one compute capability they share.
+void settle(GpuMatch& match) {
+  std::vector<std::string> products;
+  std::vector<std::string> names;
+  std::vector<std::string> ccs;
+  for (const auto& row : match.rows) {
+    const std::string product = gpu_board_key(row.get("name"));
+    if (std::find(products.begin(), products.end(), product) == products.end()) {
+      products.push_back(product);
+      names.push_back(row.get("name"));
+    }
+    const std::string& cc = row.get("compute_capability");
+    if (!cc.empty() && std::find(ccs.begin(), ccs.end(), cc) == ccs.end()) ccs.push_back(cc);
   }
-  // Ambiguous or unknown: the closest names, for the user to pick from.
+  if (ccs.size() == 1) match.compute_capability = ccs.front();
+  if (products.size() > 1) match.candidates = names;
+}
+
+std::vector<std::string> closest_names(const GpuTables& t, const std::string& key) {
   std::vector<std::pair<size_t, std::string>> scored;
-  for (size_t row = 0; row < t.size(); ++row) {
-    const std::string& candidate = t.cell(row, "name");
-    const bool contains = std::find(containing.begin(), containing.end(), row) != containing.end();
-    scored.emplace_back(contains ? 0 : edit_distance(key, gpu_key(candidate)), candidate);
+  for (size_t row = 0; row < t.page.size(); ++row) {
+    const std::string& candidate = t.page.cell(row, "name");
+    scored.emplace_back(edit_distance(key, gpu_key(candidate)), candidate);
   }
   std::stable_sort(scored.begin(), scored.end(),
                    [](const auto& a, const auto& b) { return a.first < b.first; });
-  for (size_t i = 0; i < scored.size() && match.closest.size() < 5; ++i) {
-    if (std::find(match.closest.begin(), match.closest.end(), scored[i].second) ==
-        match.closest.end()) {
-      match.closest.push_back(scored[i].second);
+  std::vector<std::string> out;
+  for (size_t i = 0; i < scored.size() && out.size() < 5; ++i) {
+    if (std::find(out.begin(), out.end(), scored[i].second) == out.end())
+      out.push_back(scored[i].second);
+  }
+  return out;
+}
+
+// The name tiers, most exact first; the first that matches answers.
+GpuMatch match_name(const GpuTables& t, const GpuQuery& q) {
+  GpuMatch match;
+  const std::string key = gpu_key(q.name);
+  auto answer = [&](std::vector<Row> rows, std::string by) {
+    match.rows = std::move(rows);
+    match.matched_by = std::move(by);
+    settle(match);
+    return match;
+  };
+  if (q.truncated) {
+    if (auto rows = rows_with_key_prefix(t, key); !rows.empty())
+      return answer(std::move(rows), "prefix");
+    return match;
+  }
+  if (key.empty()) return match;
+  if (auto rows = rows_with_key(t, key, gpu_key); !rows.empty()) {
+    answer(std::move(rows), "name");
+    // A driver name the page spells longer ("NVIDIA GB10" for "NVIDIA GB10 (DGX Spark)"): the
+    // one page product holding all its words knows the compute capability.
+    if (match.compute_capability.empty() && match.candidates.empty()) {
+      if (auto page = page_rows_with_words(t, key); page.size() == 1) {
+        match.rows = std::move(page);
+        match.matched_by = "words";
+        settle(match);
+      }
+    }
+    return match;
+  }
+  if (auto rows = rows_of_alias(t, key); !rows.empty()) return answer(std::move(rows), "alias");
+  if (const std::string board = gpu_board_key(q.name); !board.empty()) {
+    if (auto rows = rows_with_key(t, board, gpu_board_key); !rows.empty())
+      return answer(std::move(rows), "board");
+  }
+  const std::string chip = text::to_lower(q.chip.empty() ? key : q.chip);
+  if (auto rows = rows_of_chip(t, chip); !rows.empty()) return answer(std::move(rows), "chip");
+  if (auto rows = page_rows_with_words(t, key); !rows.empty())
+    return answer(std::move(rows), "words");
+  match.closest = closest_names(t, key);
+  return match;
+}
+
+}  // namespace
+
+Result<GpuMatch> find_gpu(const Kb& kb, std::string_view name) {
+  const std::array<std::string, 4> names = {"gpus", "gpu_ids", "gpu_chips", "gpu_aliases"};
+  std::array<const Table*, 4> tables{};
+  for (size_t i = 0; i < names.size(); ++i) {
+    auto table = kb.table(names[i]);
+    if (!table) return table.error();
+    tables[i] = *table;
+  }
+  const GpuTables t{*tables[0], *tables[1], *tables[2], *tables[3]};
+  const GpuQuery q = parse_gpu_query(name);
+  if (q.device_id) {
+    GpuMatch match;
+    match.rows =
+        id_rows_where(t, [&](size_t r) { return t.ids.cell(r, "device_id") == *q.device_id; });
+    if (!match.rows.empty()) {
+      match.matched_by = "pci_id";
+      settle(match);
+      match.candidates.clear();  // one device, whatever its boards are called
+      return match;
     }
   }
-  return match;
+  return match_name(t, q);
 }
 
 bool version_has_prefix(std::string_view version, std::string_view prefix) {

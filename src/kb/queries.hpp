@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/result.hpp"
+#include "kb/gpu_names.hpp"
 #include "kb/kb.hpp"
 
 namespace gpuvet::kb {
@@ -20,15 +21,22 @@ struct Row {
   const std::string& get(std::string_view column) const;
 };
 
-// "NVIDIA GeForce RTX 3060" -> "rtx 3060": lower case, "nvidia"/"geforce" and punctuation
-// dropped, "TI"/"Ti" kept as a word.
-std::string gpu_key(std::string_view name);
-
 struct GpuMatch {
-  std::vector<Row> rows;             // the GPUs of that name (one, unless the table repeats it)
+  // The GPUs of that name, as rows of "gpus" (NVIDIA's CUDA GPUs page) or, for names and PCI ids
+  // the page lacks, rows of "gpu_ids" shaped like them (with device_id, chip, cc_from added).
+  std::vector<Row> rows;
+  // The one compute capability every matched row with a known one has; empty when none is known
+  // or they differ.
+  std::string compute_capability;
+  // More than one product matched (a truncated or partial name): their names. The answer is then
+  // a list to choose from, and compute_capability says whether the choice matters.
+  std::vector<std::string> candidates;
+  std::string matched_by;            // name | alias | pci_id | board | chip | prefix | words
   std::vector<std::string> closest;  // when nothing matched: the nearest names, best first
+  bool unique() const { return !rows.empty() && candidates.empty(); }
 };
-// Exact (normalised) name first, then the one name whose words contain every word asked.
+// A GPU by what a user pastes: a marketing or driver name (any brand prefix, suffix or case), a
+// name cut with "...", a PCI id, a Windows hardware id or an lspci line (kb/gpu_names.hpp).
 Result<GpuMatch> find_gpu(const Kb& kb, std::string_view name);
 
 // Rows whose version column starts with `version` part by part ("10.1" matches 10.1.105 and

@@ -1,6 +1,8 @@
 // Completing a plan request from the machine's facts (live or a snapshot).
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "core/text.hpp"
 #include "core/version.hpp"
 #include "kb/queries.hpp"
@@ -17,14 +19,13 @@ Result<std::string> compute_capability_of(const kb::Kb& kb, const kb::Messages& 
         match->closest.empty() ? "plan.error.gpu_unknown" : "plan.error.gpu_unknown_closest",
         {{"gpu", gpu}, {"closest", text::join(match->closest, ", ")}}));
   }
-  const std::string cc = match->rows.front().get("compute_capability");
-  for (const auto& row : match->rows) {
-    if (row.get("compute_capability") != cc) {
-      return make_error(messages.text("plan.error.gpu_ambiguous", {{"gpu", gpu}}));
-    }
-  }
-  if (cc.empty()) return make_error(messages.text("plan.error.gpu_cc_unknown", {{"gpu", gpu}}));
-  return cc;
+  // A partial name is enough when every GPU it may mean has one compute capability.
+  if (!match->compute_capability.empty()) return match->compute_capability;
+  const bool differ = std::any_of(match->rows.begin(), match->rows.end(), [&](const kb::Row& r) {
+    return !r.get("compute_capability").empty();
+  });
+  return make_error(messages.text(differ ? "plan.error.gpu_ambiguous" : "plan.error.gpu_cc_unknown",
+                                  {{"gpu", gpu}}));
 }
 
 Result<Request> complete_from_facts(Request request, const Facts& facts, const kb::Kb& kb,

@@ -74,6 +74,13 @@ std::string render_kb_json(const KbAnswer& answer) {
                                 {"results", results}};
   if (!answer.matched.empty()) doc["matched"] = answer.matched;
   if (!answer.closest.empty()) doc["closest"] = answer.closest;
+  if (answer.topic == "gpu" && !answer.sections.empty()) {
+    doc["compute_capability"] = answer.compute_capability.empty()
+                                    ? nlohmann::ordered_json(nullptr)
+                                    : nlohmann::ordered_json(answer.compute_capability);
+    doc["matched_by"] = answer.matched_by;
+    doc["candidates"] = answer.candidates;
+  }
   return doc.dump(2) + "\n";
 }
 
@@ -83,6 +90,17 @@ std::string render_kb_text(const KbAnswer& answer, const kb::Messages& m, bool c
                                          {"argument", answer.argument},
                                          {"version", answer.kb_version}}) +
                     "\n";
+  if (!answer.candidates.empty()) {
+    out += "\n" +
+           m.text("kb.gpu.candidates", {{"count", std::to_string(answer.candidates.size())},
+                                        {"names", text::join(answer.candidates, ", ")}}) +
+           "\n";
+    out += "  " +
+           (answer.compute_capability.empty()
+                ? m.text("kb.gpu.candidates_differ")
+                : m.text("kb.gpu.candidates_share", {{"cc", answer.compute_capability}})) +
+           "\n";
+  }
   for (const auto& section : answer.sections) {
     out += "\n" + paint(m.text("kb.table." + section.table), fmt::emphasis::bold) + "\n";
     if (section.rows.empty()) {

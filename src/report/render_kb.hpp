@@ -19,6 +19,11 @@ struct KbAnswer {
   std::string argument;              // as the user gave it
   std::vector<std::string> matched;  // gpu: the name(s) matched
   std::vector<std::string> closest;  // gpu: nearest names when nothing matched
+  // gpu: the products a partial name may mean, and the compute capability all of the matched
+  // GPUs share (empty when unknown or they differ)
+  std::vector<std::string> candidates;
+  std::string compute_capability;
+  std::string matched_by;  // gpu: name | alias | pci_id | board | chip | prefix | words
   std::vector<KbSection> sections;
 };
 

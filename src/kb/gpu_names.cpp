@@ -1,0 +1,162 @@
+#include "kb/gpu_names.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <vector>
+
+#include "core/text.hpp"
+
+namespace gpuvet::kb {
+
+namespace {
+
+bool is_hex(std::string_view s) {
+  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) {
+    return std::isxdigit(static_cast<unsigned char>(c)) != 0;
+  });
+}
+
+// Four hex digits right after `marker` (searched case-insensitively), as the device id.
+std::optional<std::string> id_after(const std::string& lower, std::string_view marker) {
+  for (size_t at = lower.find(marker); at != std::string::npos; at = lower.find(marker, at + 1)) {
+    const std::string digits = lower.substr(at + marker.size(), 4);
+    const size_t after = at + marker.size() + 4;
+    const bool ends =
+        after >= lower.size() || !std::isxdigit(static_cast<unsigned char>(lower[after]));
+    if (digits.size() == 4 && is_hex(digits) && ends) return digits;
+  }
+  return std::nullopt;
+}
+
+std::string erase_all(std::string s, std::string_view what) {
+  for (size_t at = s.find(what); at != std::string::npos; at = s.find(what))
+    s.erase(at, what.size());
+  return s;
+}
+
+// lspci's text after "NVIDIA Corporation": "GA106 [GeForce RTX 3060 Lite Hash Rate] (rev a1)".
+void read_lspci(std::string rest, GpuQuery& q) {
+  if (const size_t rev = text::to_lower(rest).find("(rev "); rev != std::string::npos)
+    rest.erase(rev);
+  // lspci -nn's "[10de:2504]" was read as the id already.
+  if (const size_t id = text::to_lower(rest).find("[10de:"); id != std::string::npos)
+    rest.erase(id, rest.find(']', id) == std::string::npos ? std::string::npos
+                                                           : rest.find(']', id) - id + 1);
+  const size_t open = rest.find('[');
+  const size_t close = rest.rfind(']');
+  if (open != std::string::npos && close != std::string::npos && close > open) {
+    q.chip = std::string(text::trim(rest.substr(0, open)));
+    q.name = std::string(text::trim(rest.substr(open + 1, close - open - 1)));
+    return;
+  }
+  rest = std::string(text::trim(rest));
+  // An id lspci has no name for: "NVIDIA Corporation Device 2e12".
+  if (text::starts_with_icase(rest, "device ") && is_hex(rest.substr(7)) && rest.size() == 11) {
+    if (!q.device_id) q.device_id = text::to_lower(rest.substr(7));
+    return;
+  }
+  q.name = rest;
+}
+
+bool is_brand(std::string_view w) {
+  return w == "nvidia" || w == "geforce" || w == "tesla" || w == "quadro";
+}
+
+// "16gb", "144g": a board's memory, not another GPU.
+bool is_memory_size(std::string_view w) {
+  const size_t letters = w.ends_with("gb") ? 2 : (w.ends_with("g") ? 1 : 0);
+  return letters > 0 && w.size() > letters && text::is_digits(w.substr(0, w.size() - letters));
+}
+
+bool is_board_word(std::string_view w) {
+  static constexpr std::array<std::string_view, 22> words = {
+      "sxm",  "pcie", "nvl", "lc",     "active", "dgxs", "fhhl", "mxm", "laptop", "gpu", "mobile",
+      "with", "max",  "q",   "design", "lite",   "hash", "rate", "lhr", "oem",    "hbm", "smx"};
+  if (std::find(words.begin(), words.end(), w) != words.end()) return true;
+  // sxm2 … sxm6, hbm2, hbm2e, hbm3, hbm3e
+  for (std::string_view stem : {"sxm", "hbm"}) {
+    if (w.starts_with(stem) && w.size() > stem.size() &&
+        std::isdigit(static_cast<unsigned char>(w[stem.size()])))
+      return true;
+  }
+  return false;
+}
+
+// "1650ti" -> "1650 ti", "4090d" -> "4090 d", "gtx1080" -> "gtx 1080": what users type
+// without the space the driver puts.
+void push_split(std::vector<std::string>& out, const std::string& w) {
+  for (std::string_view series : {"gtx", "rtx", "gts", "gt", "mx"}) {
+    if (w.size() > series.size() && w.starts_with(series) &&
+        std::isdigit(static_cast<unsigned char>(w[series.size()]))) {
+      out.emplace_back(series);
+      push_split(out, w.substr(series.size()));
+      return;
+    }
+  }
+  for (std::string_view variant : {"super", "ti", "d"}) {
+    if (w.size() > variant.size() && w.ends_with(variant) &&
+        text::is_digits(w.substr(0, w.size() - variant.size()))) {
+      out.push_back(w.substr(0, w.size() - variant.size()));
+      out.emplace_back(variant);
+      return;
+    }
+  }
+  out.push_back(w);
+}
+
+std::vector<std::string> key_words(std::string_view name) {
+  std::string lower = erase_all(erase_all(text::to_lower(name), "(tm)"), "(r)");
+  for (char& c : lower) {
+    if (!std::isalnum(static_cast<unsigned char>(c))) c = ' ';
+  }
+  std::vector<std::string> out;
+  for (const auto& w : text::split(lower, ' ')) {
+    if (w.empty() || is_brand(w) || is_memory_size(w)) continue;
+    push_split(out, w);
+  }
+  return out;
+}
+
+}  // namespace
+
+GpuQuery parse_gpu_query(std::string_view input) {
+  GpuQuery q;
+  std::string text(text::trim(input));
+  const std::string lower = text::to_lower(text);
+  q.device_id = id_after(lower, "ven_10de&dev_");
+  if (!q.device_id) q.device_id = id_after(lower, "10de:");
+  if (!q.device_id && lower.size() == 6 && lower.starts_with("0x") && is_hex(lower.substr(2)))
+    q.device_id = lower.substr(2);
+  if (q.device_id && (lower.starts_with("pci\\") || lower.size() <= 9)) return q;
+  if (const size_t at = lower.find("nvidia corporation"); at != std::string::npos) {
+    read_lspci(text.substr(at + std::string_view("nvidia corporation").size()), q);
+  } else if (const size_t name = lower.find("name: "); name != std::string::npos) {
+    // TensorFlow's "device: 0, name: NVIDIA GeForce RTX 3060, pci bus id: …"
+    const size_t from = name + 6;
+    q.name = std::string(text::trim(text.substr(from, text.find(',', from) - from)));
+  } else {
+    q.name = text;
+  }
+  for (std::string_view ellipsis : {"...", "\u2026"}) {
+    if (q.name.ends_with(ellipsis)) {
+      q.name = std::string(text::trim(q.name.substr(0, q.name.size() - ellipsis.size())));
+      q.truncated = true;
+    }
+  }
+  return q;
+}
+
+std::string gpu_key(std::string_view name) {
+  return text::join(key_words(name), " ");
+}
+
+std::string gpu_board_key(std::string_view name) {
+  std::vector<std::string> kept;
+  for (auto& w : key_words(name)) {
+    if (!is_board_word(w)) kept.push_back(std::move(w));
+  }
+  return text::join(kept, " ");
+}
+
+}  // namespace gpuvet::kb
