@@ -133,8 +133,10 @@ GpuQuery parse_gpu_query(std::string_view input) {
     read_lspci(text.substr(at + std::string_view("nvidia corporation").size()), q);
   } else if (const size_t name = lower.find("name: "); name != std::string::npos) {
     // TensorFlow's "device: 0, name: NVIDIA GeForce RTX 3060, pci bus id: …"
+    // or, in TensorFlow 2, "pciBusID: 0000:01:00.0 name: NVIDIA Tegra X1 computeCapability: 5.3"
     const size_t from = name + 6;
-    q.name = std::string(text::trim(text.substr(from, text.find(',', from) - from)));
+    const size_t end = std::min(text.find(',', from), lower.find(" computecapability", from));
+    q.name = std::string(text::trim(text.substr(from, end - from)));
   } else {
     q.name = text;
   }

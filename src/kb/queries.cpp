@@ -263,6 +263,9 @@ Result<GpuMatch> find_gpu(const Kb& kb, std::string_view name) {
       match.matched_by = "pci_id";
       settle(match);
       match.candidates.clear();  // one device, whatever its boards are called
+      // An id whose chip no rule settles: the name beside it (lspci -nn) may still say.
+      if (!match.compute_capability.empty() || q.name.empty()) return match;
+      if (GpuMatch by_name = match_name(t, q); !by_name.compute_capability.empty()) return by_name;
       return match;
     }
   }
