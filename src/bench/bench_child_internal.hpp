@@ -26,7 +26,7 @@ namespace gpuvet::bench::child {
 using gpu::CUdeviceptr;
 using gpu::CUhandle;
 using gpu::CUresultCode;
-using gpu::DynamicLibrary;
+using platform::DynamicLibrary;
 
 #define GPUVET_CUDA_ALL(X) GPUVET_CUDA_ENTRY_POINTS(X) GPUVET_CUDA_BENCH_ENTRY_POINTS(X)
 GPUVET_DEFINE_API(CudaApi, GPUVET_CUDA_ALL)

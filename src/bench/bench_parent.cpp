@@ -38,15 +38,15 @@ Result result_from(const json& j) {
   return r;
 }
 
-std::string how_it_ended(const gpu::ChildOutcome& outcome) {
+std::string how_it_ended(const platform::ChildOutcome& outcome) {
   switch (outcome.kind) {
-    case gpu::ChildOutcome::Kind::signalled:
+    case platform::ChildOutcome::Kind::signalled:
       return "crashed (" + outcome.detail + ")";
-    case gpu::ChildOutcome::Kind::timed_out:
+    case platform::ChildOutcome::Kind::timed_out:
       return "did not finish in time";
-    case gpu::ChildOutcome::Kind::failed_to_start:
+    case platform::ChildOutcome::Kind::failed_to_start:
       return "could not start (" + outcome.detail + ")";
-    case gpu::ChildOutcome::Kind::exited:
+    case platform::ChildOutcome::Kind::exited:
       return fmt::format("exited with status {}", outcome.exit_code);
   }
   return "ended";
@@ -129,7 +129,7 @@ std::vector<std::string> contract_names(Mode mode) {
           "gemm_fp16",     "gemm_bf16",  "cudnn_conv_fwd", "cpu_vs_gpu_gemm_speedup"};
 }
 
-Report parse_child_output(const gpu::ChildOutcome& outcome, Mode mode) {
+Report parse_child_output(const platform::ChildOutcome& outcome, Mode mode) {
   Report report;
   std::string last_stage;
   for (const auto& raw : text::split(outcome.output, '\n')) {
@@ -231,7 +231,7 @@ Report run(const RunOptions& options) {
     arguments.push_back("--cudnn");
     arguments.push_back(path);
   }
-  const auto outcome = gpu::run_child(options.helper, arguments, options.timeout);
+  const auto outcome = platform::run_child(options.helper, arguments, options.timeout);
   return parse_child_output(outcome, options.mode);
 }
 

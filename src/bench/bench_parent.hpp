@@ -27,7 +27,7 @@ std::vector<std::string> contract_names(Mode mode);
 
 Report run(const RunOptions& options);
 // What the child printed, however it ended.
-Report parse_child_output(const gpu::ChildOutcome& outcome, Mode mode);
+Report parse_child_output(const platform::ChildOutcome& outcome, Mode mode);
 // Peaks and fractions: GEMM and memory bandwidth from data/gpu_peaks.csv (memory bandwidth from
 // the clocks when the GPU is not there), host<->device from the PCIe link and data/pcie_links.csv.
 void attach_peaks(Report& report, const kb::Kb& kb);

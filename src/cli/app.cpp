@@ -81,7 +81,7 @@ std::vector<DeclaredVerb> declare_verbs(CLI::App& app) {
 }  // namespace
 
 int run(std::vector<std::string> args) {
-  prepare_console();
+  platform::prepare_console();
   // The benchmark child (hidden): its arguments are the parent's, not a user's.
   if (!args.empty() && args.front() == bench::kBenchVerb) {
     return run_bench_child_verb(std::vector<std::string>(args.begin() + 1, args.end()));

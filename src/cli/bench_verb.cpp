@@ -62,7 +62,7 @@ Result<bench::Report> measure(bench::Mode mode, const kb::Kb& kb, const kb::Mess
   options.mode = mode;
   options.progress = progress;
   options.timeout = timeout_for(mode);
-  const auto self = current_executable();
+  const auto self = platform::current_executable();
   if (!self) return make_error(messages.text("bench.error.no_self"));
   options.helper = *self;
   // Only the probes: where cuBLAS and cuDNN are; the checks have nothing to add here.

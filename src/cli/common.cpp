@@ -29,7 +29,7 @@ constexpr const char* kLangHelp =
 
 // Colour unless --no-color or NO_COLOR says no, or the terminal cannot show it.
 bool use_color(bool no_color_flag) {
-  return !no_color_flag && !env_or_null("NO_COLOR") && terminal_supports_colour();
+  return !no_color_flag && !env_or_null("NO_COLOR") && platform::terminal_supports_colour();
 }
 
 }  // namespace
@@ -67,7 +67,7 @@ std::string for_output(std::string_view text, bool html) {
 }
 
 void print(const std::string& text) {
-  write_stdout(for_output(text));
+  platform::write_stdout(for_output(text));
 }
 
 int fail(const std::string& message) {
@@ -80,7 +80,7 @@ kb::Lang lang_from_environment() {
     if (const char* value = env_or_null(name)) return kb::lang_from_locale(value);
   }
   // Windows sets none of them: its user's display language decides there.
-  if (const auto locale = user_locale()) return kb::lang_from_locale(*locale);
+  if (const auto locale = platform::user_locale()) return kb::lang_from_locale(*locale);
   return kb::Lang::en;
 }
 
@@ -108,7 +108,7 @@ Result<Context> open_context(const CommonOptions& options) {
 
 sys::LiveOptions live_options(NativeChildren children) {
   sys::LiveOptions options;
-  options.native_helper = current_executable();
+  options.native_helper = platform::current_executable();
   options.native_session = children == NativeChildren::one_session;
   if (const char* ms = env_or_null("GPUVET_NATIVE_TIMEOUT_MS")) {
     const long long value = std::atoll(ms);

@@ -12,7 +12,7 @@ int main(int argc, char** argv) {
   // The last line of defence: whatever escapes becomes one line and exit status 2, never a
   // stack trace or an abort.
   try {
-    std::vector<std::string> arguments = gpuvet::cli::utf8_arguments(argc, argv);
+    std::vector<std::string> arguments = gpuvet::platform::utf8_arguments(argc, argv);
     if (!arguments.empty()) arguments.erase(arguments.begin());  // the program's own name
     return gpuvet::cli::run(std::move(arguments));
   } catch (const std::exception& e) {

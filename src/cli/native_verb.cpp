@@ -18,11 +18,12 @@ struct NativeArgs {
 };
 
 int run_native_query(const NativeArgs& args) {
-  if (args.serve) return gpu::serve_native_queries();
+  if (args.serve) return sys::serve_native_queries();
   // Past the output net, byte for byte: the parent parses it.
-  write_stdout(std::string("@result\n") +
-               gpu::run_native_query(
-                   args.library.empty() ? std::nullopt : std::optional<std::string>(args.library)));
+  platform::write_stdout(std::string("@result\n") +
+                         sys::run_native_query(args.library.empty()
+                                                   ? std::nullopt
+                                                   : std::optional<std::string>(args.library)));
   return kExitOk;
 }
 
@@ -31,7 +32,7 @@ int run_native_query(const NativeArgs& args) {
 VerbRun declare_native_query(CLI::App& command) {
   auto args = std::make_shared<NativeArgs>();
   command.add_option("--load", args->library);
-  command.add_flag(gpu::kNativeServeFlag, args->serve);
+  command.add_flag(sys::kNativeServeFlag, args->serve);
   return [args] { return run_native_query(*args); };
 }
 

@@ -26,7 +26,7 @@ const std::vector<Verb>& verbs() {
       {"kb", "Ask the knowledge base: a GPU, a CUDA or cuDNN version, a framework's builds",
        declare_kb},
       // Hidden: the child process of a native query (system/native_query.hpp).
-      {gpu::kNativeQueryVerb, "", declare_native_query},
+      {sys::kNativeQueryVerb, "", declare_native_query},
   };
   return table;
 }

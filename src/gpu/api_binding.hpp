@@ -12,13 +12,13 @@
 #define GPUVET_API_BIND(name, ret, params, required)             \
   api.name = reinterpret_cast<ret(*) params>(lib.symbol(#name)); \
   if (!api.name && (required)) api.missing.push_back(#name);
-#define GPUVET_DEFINE_API(Name, TABLE)                           \
-  struct Name {                                                  \
-    TABLE(GPUVET_API_DECLARE)                                    \
-    std::vector<std::string> missing;                            \
-    static Name bind(const ::gpuvet::gpu::DynamicLibrary& lib) { \
-      Name api;                                                  \
-      TABLE(GPUVET_API_BIND)                                     \
-      return api;                                                \
-    }                                                            \
+#define GPUVET_DEFINE_API(Name, TABLE)                                \
+  struct Name {                                                       \
+    TABLE(GPUVET_API_DECLARE)                                         \
+    std::vector<std::string> missing;                                 \
+    static Name bind(const ::gpuvet::platform::DynamicLibrary& lib) { \
+      Name api;                                                       \
+      TABLE(GPUVET_API_BIND)                                          \
+      return api;                                                     \
+    }                                                                 \
   };

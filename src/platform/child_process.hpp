@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-namespace gpuvet::gpu {
+namespace gpuvet::platform {
 
 struct ChildOutcome {
   enum class Kind { exited, signalled, timed_out, failed_to_start };
@@ -59,4 +59,4 @@ std::unique_ptr<ChildSession> start_child_session(const std::string& executable,
                                                   const std::vector<std::string>& arguments,
                                                   std::string& why_not);
 
-}  // namespace gpuvet::gpu
+}  // namespace gpuvet::platform

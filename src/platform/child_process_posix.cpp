@@ -19,7 +19,7 @@
 
 extern char** environ;
 
-namespace gpuvet::gpu {
+namespace gpuvet::platform {
 
 namespace {
 
@@ -324,4 +324,4 @@ ChildOutcome run_child(const std::string& executable, const std::vector<std::str
   return outcome;
 }
 
-}  // namespace gpuvet::gpu
+}  // namespace gpuvet::platform

@@ -15,7 +15,7 @@
 #include "core/win32_text.hpp"
 #include "platform/child_process.hpp"
 
-namespace gpuvet::gpu {
+namespace gpuvet::platform {
 
 namespace {
 
@@ -407,4 +407,4 @@ ChildOutcome run_child(const std::string& executable, const std::vector<std::str
   return outcome;
 }
 
-}  // namespace gpuvet::gpu
+}  // namespace gpuvet::platform

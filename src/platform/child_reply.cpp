@@ -1,6 +1,6 @@
 #include "platform/child_process.hpp"
 
-namespace gpuvet::gpu {
+namespace gpuvet::platform {
 
 std::optional<std::string> take_reply(std::string& pending, std::string_view end_line) {
   for (size_t at = 0; at <= pending.size();) {
@@ -54,4 +54,4 @@ ChildOutcome ChildSession::read_reply(std::string_view end_line,
   }
 }
 
-}  // namespace gpuvet::gpu
+}  // namespace gpuvet::platform

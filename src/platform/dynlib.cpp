@@ -4,7 +4,7 @@
 
 #include "platform/dynlib.hpp"
 
-namespace gpuvet::gpu {
+namespace gpuvet::platform {
 
 DynamicLibrary::DynamicLibrary(DynamicLibrary&& other) noexcept : handle_(other.handle_) {
   other.handle_ = nullptr;
@@ -19,4 +19,4 @@ DynamicLibrary& DynamicLibrary::operator=(DynamicLibrary&& other) noexcept {
 // the child process that loads them exits right after.
 DynamicLibrary::~DynamicLibrary() = default;
 
-}  // namespace gpuvet::gpu
+}  // namespace gpuvet::platform

@@ -7,7 +7,7 @@
 
 #include "core/result.hpp"
 
-namespace gpuvet::gpu {
+namespace gpuvet::platform {
 
 class DynamicLibrary {
  public:
@@ -28,4 +28,4 @@ class DynamicLibrary {
   void* handle_ = nullptr;
 };
 
-}  // namespace gpuvet::gpu
+}  // namespace gpuvet::platform

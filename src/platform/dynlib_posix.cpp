@@ -3,7 +3,7 @@
 
 #include "platform/dynlib.hpp"
 
-namespace gpuvet::gpu {
+namespace gpuvet::platform {
 
 Result<DynamicLibrary> DynamicLibrary::open(const std::string& name) {
   dlerror();
@@ -27,4 +27,4 @@ std::optional<std::string> DynamicLibrary::path() const {
   return std::string(map->l_name);
 }
 
-}  // namespace gpuvet::gpu
+}  // namespace gpuvet::platform

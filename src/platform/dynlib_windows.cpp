@@ -7,7 +7,7 @@
 #include "core/win32_text.hpp"
 #include "platform/dynlib.hpp"
 
-namespace gpuvet::gpu {
+namespace gpuvet::platform {
 
 namespace {
 
@@ -86,4 +86,4 @@ std::optional<std::string> DynamicLibrary::path() const {
   return win32::portable_path(name);
 }
 
-}  // namespace gpuvet::gpu
+}  // namespace gpuvet::platform

@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-namespace gpuvet::cli {
+namespace gpuvet::platform {
 
 // Writes UTF-8 text to standard output and flushes it. On a Windows console as UTF-16
 // (WriteConsoleW), so no code page or buffer boundary can split a character.
@@ -28,4 +28,4 @@ std::optional<std::string> user_locale();
 // The running gpuvet executable, which re-executes itself for risky native queries.
 std::optional<std::string> current_executable();
 
-}  // namespace gpuvet::cli
+}  // namespace gpuvet::platform

@@ -6,7 +6,7 @@
 
 #include "platform/terminal.hpp"
 
-namespace gpuvet::cli {
+namespace gpuvet::platform {
 
 void write_stdout(std::string_view text) {
   std::fwrite(text.data(), 1, text.size(), stdout);
@@ -41,4 +41,4 @@ std::optional<std::string> current_executable() {
   return path;
 }
 
-}  // namespace gpuvet::cli
+}  // namespace gpuvet::platform

@@ -14,7 +14,7 @@
 #include "core/win32_text.hpp"
 #include "platform/terminal.hpp"
 
-namespace gpuvet::cli {
+namespace gpuvet::platform {
 
 namespace {
 
@@ -122,4 +122,4 @@ std::optional<std::string> current_executable() {
   return win32::portable_path(path);
 }
 
-}  // namespace gpuvet::cli
+}  // namespace gpuvet::platform

@@ -9,7 +9,7 @@ namespace gpuvet::sys {
 NativeAnswerCache::NativeAnswerCache(const LiveOptions& options) {
   if (!options.native_helper) return;
   if (options.native_session) {
-    session_ = std::make_unique<gpu::NativeSession>(*options.native_helper, options.native_timeout);
+    session_ = std::make_unique<sys::NativeSession>(*options.native_helper, options.native_timeout);
   } else {
     native_.emplace(*options.native_helper, options.native_timeout);
   }
@@ -39,27 +39,27 @@ std::optional<LoadAnswer> NativeAnswerCache::load(const std::string& library) co
       .first->second;
 }
 
-const gpu::NativeAnswers* NativeAnswerCache::answers() const {
+const sys::NativeAnswers* NativeAnswerCache::answers() const {
   if (!native_ && !session_) return nullptr;
   std::call_once(
       once_, [this] { answers_ = session_ ? session_->query_driver() : native_->query_driver(); });
   return &answers_;
 }
 
-ProgramOutput program_output(const gpu::ChildOutcome& run) {
+ProgramOutput program_output(const platform::ChildOutcome& run) {
   ProgramOutput out;
   out.output = run.output;
   switch (run.kind) {
-    case gpu::ChildOutcome::Kind::exited:
+    case platform::ChildOutcome::Kind::exited:
       out.exit_code = run.exit_code;
       break;
-    case gpu::ChildOutcome::Kind::signalled:
+    case platform::ChildOutcome::Kind::signalled:
       out.error = "crashed (" + run.detail + ")";
       break;
-    case gpu::ChildOutcome::Kind::timed_out:
+    case platform::ChildOutcome::Kind::timed_out:
       out.error = "hung and was stopped";
       break;
-    case gpu::ChildOutcome::Kind::failed_to_start:
+    case platform::ChildOutcome::Kind::failed_to_start:
       out.error = run.detail;
       break;
   }

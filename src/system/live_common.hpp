@@ -35,12 +35,12 @@ class NativeAnswerCache {
   std::optional<LoadAnswer> load(const std::string& library) const;
 
  private:
-  const gpu::NativeAnswers* answers() const;
+  const sys::NativeAnswers* answers() const;
 
-  std::optional<gpu::NativeQuery> native_;
-  std::unique_ptr<gpu::NativeSession> session_;
+  std::optional<sys::NativeQuery> native_;
+  std::unique_ptr<sys::NativeSession> session_;
   mutable std::once_flag once_;
-  mutable gpu::NativeAnswers answers_;
+  mutable sys::NativeAnswers answers_;
   mutable std::mutex loads_mutex_;
   mutable std::map<std::string, LoadAnswer> loads_;
 };
@@ -72,7 +72,7 @@ using DirListingCache = PathAnswerCache<std::optional<std::vector<DirEntry>>>;
 
 // What a child run for a version query tells a probe: the exit code and output, or why there is
 // none (it could not start, crashed, or hung).
-ProgramOutput program_output(const gpu::ChildOutcome& run);
+ProgramOutput program_output(const platform::ChildOutcome& run);
 
 // read_text's rule on top of a platform's prefix read: `prefix` holds up to kMaxTextBytes + 1
 // bytes of the file, and one byte more than allowed tells a file that is too large from one

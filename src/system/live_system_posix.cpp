@@ -253,7 +253,7 @@ class LivePosixSystem final : public System {
     if (access(program.c_str(), X_OK) != 0) return std::nullopt;
     const auto info = file_info(program);
     if (!info || info->kind != FileKind::regular) return std::nullopt;
-    return program_output(gpu::run_child(program, args, kProgramTimeout, kMaxProgramOutput));
+    return program_output(platform::run_child(program, args, kProgramTimeout, kMaxProgramOutput));
   }
 
   // SetupAPI display adapters exist on Windows only.

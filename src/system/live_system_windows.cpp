@@ -203,7 +203,7 @@ class LiveWindowsSystem final : public System {
                                            const std::vector<std::string>& args) const override {
     const auto info = file_info(program);
     if (!info || info->kind != FileKind::regular) return std::nullopt;
-    return program_output(gpu::run_child(program, args, kProgramTimeout, kMaxProgramOutput));
+    return program_output(platform::run_child(program, args, kProgramTimeout, kMaxProgramOutput));
   }
 
   // Native GPU answers come from a child process (gpu/native_query.hpp), asked once.

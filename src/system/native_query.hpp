@@ -15,7 +15,7 @@
 #include "platform/child_process.hpp"
 #include "system/system.hpp"
 
-namespace gpuvet::gpu {
+namespace gpuvet::sys {
 
 inline constexpr const char* kNativeQueryVerb = "__native-query";
 // `__native-query --serve`: one child for a whole run. It answers the driver query at once, then
@@ -32,9 +32,9 @@ int serve_native_queries();
 
 // Parent side: runs the child and turns whatever happened into answers.
 struct NativeAnswers {
-  std::optional<sys::DriverAnswer> driver;
-  std::optional<std::vector<sys::GpuAnswer>> gpus;
-  std::map<std::string, sys::LoadAnswer> loads;
+  std::optional<DriverAnswer> driver;
+  std::optional<std::vector<GpuAnswer>> gpus;
+  std::map<std::string, LoadAnswer> loads;
 };
 
 // One child for every native question of a run (--serve), started at once so that the driver
@@ -48,7 +48,7 @@ class NativeSession {
   NativeSession& operator=(const NativeSession&) = delete;
 
   NativeAnswers query_driver();
-  sys::LoadAnswer load(const std::string& library);
+  LoadAnswer load(const std::string& library);
 
  private:
   Result<NativeAnswers> reply();
@@ -56,7 +56,7 @@ class NativeSession {
   std::string helper_;
   std::chrono::milliseconds timeout_;
   std::mutex mutex_;
-  std::unique_ptr<ChildSession> child_;
+  std::unique_ptr<platform::ChildSession> child_;
   std::string why_not_;
   std::optional<NativeAnswers> driver_;
 };
@@ -69,7 +69,7 @@ class NativeQuery {
   // the caller.
   NativeAnswers query_driver() const;
   // Loads one library in the child: ok, the path the loader chose, its init code and version.
-  sys::LoadAnswer load(const std::string& library) const;
+  LoadAnswer load(const std::string& library) const;
 
  private:
   Result<NativeAnswers> run(const std::vector<std::string>& arguments) const;
@@ -77,4 +77,4 @@ class NativeQuery {
   std::chrono::milliseconds timeout_;
 };
 
-}  // namespace gpuvet::gpu
+}  // namespace gpuvet::sys

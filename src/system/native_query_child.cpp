@@ -17,9 +17,13 @@
 #include "system/nvidia_smi.hpp"
 #include "system/snapshot.hpp"
 
-namespace gpuvet::gpu {
+namespace gpuvet::sys {
 
 namespace {
+
+// The entry-point tables name the driver's types (nvmlReturn, CUresultCode ...) unqualified.
+using namespace gpu;
+using platform::DynamicLibrary;
 
 GPUVET_DEFINE_API(NvmlApi, GPUVET_NVML_ENTRY_POINTS)
 GPUVET_DEFINE_API(CudaApi, GPUVET_CUDA_ENTRY_POINTS)
@@ -43,8 +47,8 @@ std::string c_string(const char* buffer, size_t size) {
   return std::string(buffer, strnlen(buffer, size));
 }
 
-sys::GpuAnswer nvml_gpu(const NvmlApi& api, unsigned index, nvmlDevice device) {
-  sys::GpuAnswer gpu;
+GpuAnswer nvml_gpu(const NvmlApi& api, unsigned index, nvmlDevice device) {
+  GpuAnswer gpu;
   gpu.index = static_cast<int>(index);
   char text[kNvmlStringBuffer] = {};
   if (api.nvmlDeviceGetName && api.nvmlDeviceGetName(device, text, sizeof text) == kNvmlSuccess) {
@@ -82,8 +86,8 @@ sys::GpuAnswer nvml_gpu(const NvmlApi& api, unsigned index, nvmlDevice device) {
 }
 
 struct DriverReport {
-  sys::DriverAnswer driver;
-  std::vector<sys::GpuAnswer> gpus;
+  DriverAnswer driver;
+  std::vector<GpuAnswer> gpus;
   std::vector<std::string> errors;
 };
 
@@ -104,7 +108,7 @@ Result<DynamicLibrary> open_first(const std::vector<std::string>& candidates) {
 // every failure is recorded on `load` and in the report, and ends the query of that library.
 template <typename Api>
 std::optional<Api> open_and_bind(const std::vector<std::string>& candidates,
-                                 Api (*bind)(const DynamicLibrary&), sys::LoadAnswer& load,
+                                 Api (*bind)(const DynamicLibrary&), LoadAnswer& load,
                                  DriverReport& report, std::optional<DynamicLibrary>& keep) {
   auto lib = open_first(candidates);
   if (!lib) {
@@ -132,7 +136,7 @@ std::vector<std::string> nvml_candidates() {
 }
 
 void query_nvml(sys::Snapshot& out, DriverReport& report) {
-  sys::LoadAnswer& load = out.loads[nvml_library()];
+  LoadAnswer& load = out.loads[nvml_library()];
   std::optional<DynamicLibrary> lib;
   const auto bound = open_and_bind<NvmlApi>(nvml_candidates(), &NvmlApi::bind, load, report, lib);
   if (!bound) return;
@@ -174,8 +178,8 @@ void query_nvml(sys::Snapshot& out, DriverReport& report) {
   api.nvmlShutdown();
 }
 
-sys::GpuAnswer cuda_gpu(const CudaApi& api, int ordinal, int device) {
-  sys::GpuAnswer gpu;
+GpuAnswer cuda_gpu(const CudaApi& api, int ordinal, int device) {
+  GpuAnswer gpu;
   gpu.index = ordinal;
   char name[256] = {};
   if (api.cuDeviceGetName && api.cuDeviceGetName(name, sizeof name, device) == 0) {
@@ -202,7 +206,7 @@ constexpr std::chrono::milliseconds kSmiTimeout{5000};
 constexpr int kCudaErrorStubLibrary = 34;
 
 void query_cuda(sys::Snapshot& out, DriverReport& report) {
-  sys::LoadAnswer& load = out.loads[cuda_driver_library()];
+  LoadAnswer& load = out.loads[cuda_driver_library()];
   std::optional<DynamicLibrary> lib;
   const auto bound =
       open_and_bind<CudaApi>({cuda_driver_library()}, &CudaApi::bind, load, report, lib);
@@ -244,14 +248,14 @@ void query_smi(sys::Snapshot& out, DriverReport& report) {
       report.errors.push_back(smi.error().message);
     return;
   }
-  out.loads["nvidia-smi"] = sys::LoadAnswer{true, std::nullopt, std::nullopt, std::nullopt, 0};
+  out.loads["nvidia-smi"] = LoadAnswer{true, std::nullopt, std::nullopt, std::nullopt, 0};
   report.driver.installed = true;
   if (!report.driver.version) report.driver.version = smi->driver_version;
   if (report.gpus.empty()) report.gpus = smi->gpus;
 }
 
 std::string load_one(sys::Snapshot& out, const std::string& library) {
-  sys::LoadAnswer& load = out.loads[library];
+  LoadAnswer& load = out.loads[library];
   stage(fmt::format("dlopen {}", library));
   auto lib = DynamicLibrary::open(library);
   if (!lib) {
@@ -315,4 +319,4 @@ int serve_native_queries() {
   return 0;
 }
 
-}  // namespace gpuvet::gpu
+}  // namespace gpuvet::sys

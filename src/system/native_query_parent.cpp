@@ -7,7 +7,7 @@
 #include "system/native_query.hpp"
 #include "system/snapshot.hpp"
 
-namespace gpuvet::gpu {
+namespace gpuvet::sys {
 
 namespace {
 
@@ -28,20 +28,20 @@ std::string where(const std::string& stage) {
 }
 
 // What a child's output (a whole run's, or one session reply's) says, or what happened to it.
-Result<NativeAnswers> interpret(const ChildOutcome& outcome, const std::string& helper,
+Result<NativeAnswers> interpret(const platform::ChildOutcome& outcome, const std::string& helper,
                                 std::chrono::milliseconds timeout) {
   const std::string stage = last_stage(outcome.output);
   switch (outcome.kind) {
-    case ChildOutcome::Kind::failed_to_start:
+    case platform::ChildOutcome::Kind::failed_to_start:
       return make_error(
           fmt::format("could not start the native query ({}: {})", helper, outcome.detail));
-    case ChildOutcome::Kind::timed_out:
+    case platform::ChildOutcome::Kind::timed_out:
       return make_error(fmt::format("the driver query hung{} and was stopped after {} ms",
                                     where(stage), timeout.count()));
-    case ChildOutcome::Kind::signalled:
+    case platform::ChildOutcome::Kind::signalled:
       return make_error(
           fmt::format("the driver query crashed ({}){}", outcome.detail, where(stage)));
-    case ChildOutcome::Kind::exited:
+    case platform::ChildOutcome::Kind::exited:
       break;
   }
   if (outcome.exit_code != 0) {
@@ -67,15 +67,15 @@ Result<NativeAnswers> interpret(const ChildOutcome& outcome, const std::string& 
 
 NativeAnswers failed_driver(const Error& error) {
   NativeAnswers failed;
-  failed.driver = sys::DriverAnswer{false, std::nullopt, std::nullopt, error.message};
+  failed.driver = DriverAnswer{false, std::nullopt, std::nullopt, error.message};
   return failed;
 }
 
-sys::LoadAnswer failed_load(const std::string& why) {
-  return sys::LoadAnswer{false, std::nullopt, std::nullopt, why, std::nullopt};
+LoadAnswer failed_load(const std::string& why) {
+  return LoadAnswer{false, std::nullopt, std::nullopt, why, std::nullopt};
 }
 
-sys::LoadAnswer load_of(const Result<NativeAnswers>& answers, const std::string& library) {
+LoadAnswer load_of(const Result<NativeAnswers>& answers, const std::string& library) {
   if (!answers) return failed_load(answers.error().message);
   const auto it = answers->loads.find(library);
   if (it != answers->loads.end()) return it->second;
@@ -85,7 +85,7 @@ sys::LoadAnswer load_of(const Result<NativeAnswers>& answers, const std::string&
 }  // namespace
 
 Result<NativeAnswers> NativeQuery::run(const std::vector<std::string>& arguments) const {
-  return interpret(run_child(helper_, arguments, timeout_), helper_, timeout_);
+  return interpret(platform::run_child(helper_, arguments, timeout_), helper_, timeout_);
 }
 
 NativeAnswers NativeQuery::query_driver() const {
@@ -94,20 +94,20 @@ NativeAnswers NativeQuery::query_driver() const {
   return failed_driver(answers.error());
 }
 
-sys::LoadAnswer NativeQuery::load(const std::string& library) const {
+LoadAnswer NativeQuery::load(const std::string& library) const {
   return load_of(run({kNativeQueryVerb, "--load", library}), library);
 }
 
 NativeSession::NativeSession(std::string helper, std::chrono::milliseconds timeout)
     : helper_(std::move(helper)), timeout_(timeout) {
-  child_ = start_child_session(helper_, {kNativeQueryVerb, kNativeServeFlag}, why_not_);
+  child_ = platform::start_child_session(helper_, {kNativeQueryVerb, kNativeServeFlag}, why_not_);
 }
 
 NativeSession::~NativeSession() = default;
 
 Result<NativeAnswers> NativeSession::reply() {
   if (!child_) {
-    ChildOutcome failed;
+    platform::ChildOutcome failed;
     failed.detail = why_not_;
     return interpret(failed, helper_, timeout_);
   }
@@ -131,7 +131,7 @@ NativeAnswers NativeSession::query_driver() {
   return driver_locked();
 }
 
-sys::LoadAnswer NativeSession::load(const std::string& library) {
+LoadAnswer NativeSession::load(const std::string& library) {
   std::lock_guard lock(mutex_);
   driver_locked();
   // Only whole paths share the child: a bare name would find a library the session has loaded
@@ -145,4 +145,4 @@ sys::LoadAnswer NativeSession::load(const std::string& library) {
   return load_of(reply(), library);
 }
 
-}  // namespace gpuvet::gpu
+}  // namespace gpuvet::sys

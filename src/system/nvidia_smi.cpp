@@ -11,7 +11,7 @@
 #include "gpu/library_names.hpp"
 #include "platform/child_process.hpp"
 
-namespace gpuvet::gpu {
+namespace gpuvet::sys {
 
 namespace {
 
@@ -39,10 +39,10 @@ std::optional<std::string> known(std::string_view field) {
 // places some drivers keep nvidia-smi off PATH.
 std::optional<std::string> find_on_path() {
   std::vector<std::string> candidates;
-  for (const auto& dir : text::split(executable_search_path(), path_list_separator())) {
-    if (!dir.empty()) candidates.push_back(paths::join(dir, nvidia_smi_program()));
+  for (const auto& dir : text::split(gpu::executable_search_path(), gpu::path_list_separator())) {
+    if (!dir.empty()) candidates.push_back(paths::join(dir, gpu::nvidia_smi_program()));
   }
-  for (auto& path : nvidia_smi_fallback_paths())
+  for (auto& path : gpu::nvidia_smi_fallback_paths())
     candidates.push_back(std::move(path));
   for (const auto& candidate : candidates) {
     std::error_code ec;
@@ -61,7 +61,7 @@ Result<SmiAnswer> parse_smi_csv(const std::string& output) {
     if (fields.size() < 6 || !text::is_digits(text::trim(fields[0]))) {
       return make_error(fmt::format("nvidia-smi printed an unexpected line: {}", text::trim(raw)));
     }
-    sys::GpuAnswer gpu;
+    GpuAnswer gpu;
     gpu.index = std::atoi(std::string(text::trim(fields[0])).c_str());
     gpu.name = known(fields[1]);
     gpu.uuid = known(fields[2]);
@@ -82,16 +82,16 @@ Result<SmiAnswer> query_nvidia_smi(std::chrono::milliseconds timeout) {
   if (!program) return make_error("no nvidia-smi on PATH");
   // compute_cap is a newer field; older drivers reject the whole query, so ask again without it.
   for (const std::string& fields : {std::string(kFields) + ",compute_cap", std::string(kFields)}) {
-    const ChildOutcome run = run_child(
+    const platform::ChildOutcome run = platform::run_child(
         *program, {"--query-gpu=" + fields, "--format=csv,noheader,nounits"}, timeout, 1 << 16);
-    if (run.kind == ChildOutcome::Kind::timed_out) {
+    if (run.kind == platform::ChildOutcome::Kind::timed_out) {
       return make_error(
           fmt::format("{} hung and was stopped after {} ms", *program, timeout.count()));
     }
-    if (run.kind == ChildOutcome::Kind::exited && run.exit_code == 0)
+    if (run.kind == platform::ChildOutcome::Kind::exited && run.exit_code == 0)
       return parse_smi_csv(run.output);
   }
   return make_error(fmt::format("{} failed", *program));
 }
 
-}  // namespace gpuvet::gpu
+}  // namespace gpuvet::sys

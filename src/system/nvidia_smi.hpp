@@ -9,11 +9,11 @@
 #include "core/result.hpp"
 #include "system/system.hpp"
 
-namespace gpuvet::gpu {
+namespace gpuvet::sys {
 
 struct SmiAnswer {
   std::optional<std::string> driver_version;
-  std::vector<sys::GpuAnswer> gpus;
+  std::vector<GpuAnswer> gpus;
 };
 
 // Parses `nvidia-smi --query-gpu=index,name,uuid,pci.device_id,driver_version,memory.total,
@@ -23,4 +23,4 @@ Result<SmiAnswer> parse_smi_csv(const std::string& text);
 // Runs the first nvidia-smi on PATH; an Error says why it gave nothing usable.
 Result<SmiAnswer> query_nvidia_smi(std::chrono::milliseconds timeout);
 
-}  // namespace gpuvet::gpu
+}  // namespace gpuvet::sys

@@ -115,9 +115,9 @@ TEST(BenchKernels, PtxAssemblesForTheOldestAndNewestTargets) {
   }
 }
 
-gpu::ChildOutcome exited(std::string output) {
-  gpu::ChildOutcome o;
-  o.kind = gpu::ChildOutcome::Kind::exited;
+platform::ChildOutcome exited(std::string output) {
+  platform::ChildOutcome o;
+  o.kind = platform::ChildOutcome::Kind::exited;
   o.output = std::move(output);
   return o;
 }
@@ -147,16 +147,16 @@ TEST(BenchParent, ReadsTheChildsLinesAndFillsWhatDidNotRun) {
 }
 
 TEST(BenchParent, ACrashOrAHangNamesTheStage) {
-  gpu::ChildOutcome crashed = exited("@stage dlopen libcuda.so.1\n@stage cuInit\n");
-  crashed.kind = gpu::ChildOutcome::Kind::signalled;
+  platform::ChildOutcome crashed = exited("@stage dlopen libcuda.so.1\n@stage cuInit\n");
+  crashed.kind = platform::ChildOutcome::Kind::signalled;
   crashed.detail = "SIGSEGV";
   const Report r = parse_child_output(crashed, Mode::verify);
   ASSERT_TRUE(r.failure.has_value());
   EXPECT_EQ(r.failure_id, "device.busy_or_init_failed");
   EXPECT_NE(r.failure->find("crashed (SIGSEGV) during: cuInit"), std::string::npos) << *r.failure;
   EXPECT_FALSE(verify_passed(r));
-  gpu::ChildOutcome hung = exited("@stage cuLaunchKernel gpuvet_fill\n");
-  hung.kind = gpu::ChildOutcome::Kind::timed_out;
+  platform::ChildOutcome hung = exited("@stage cuLaunchKernel gpuvet_fill\n");
+  hung.kind = platform::ChildOutcome::Kind::timed_out;
   EXPECT_NE(parse_child_output(hung, Mode::verify).failure->find("did not finish in time"),
             std::string::npos);
   const Report told = parse_child_output(

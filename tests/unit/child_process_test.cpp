@@ -25,7 +25,7 @@
 
 extern char** environ;
 
-namespace gpuvet::gpu {
+namespace gpuvet::platform {
 namespace {
 
 namespace fs = std::filesystem;
@@ -127,7 +127,7 @@ TEST(ChildProcess, AKilledGpuvetTakesItsHangingChildAlong) {
       spawn({"/usr/bin/env", "-i", "PATH=/nonexistent", "LD_LIBRARY_PATH=" + drivers,
              "GPUVET_NATIVE_TIMEOUT_MS=120000", GPUVET_BINARY, "check", "--json"});
   ASSERT_GT(gpuvet, 0);
-  const auto child = child_of(gpuvet, kNativeQueryVerb, milliseconds(30000));
+  const auto child = child_of(gpuvet, sys::kNativeQueryVerb, milliseconds(30000));
   ASSERT_TRUE(child) << "gpuvet never started its native query";
   std::this_thread::sleep_for(milliseconds(200));  // well inside the hanging driver call
   ASSERT_TRUE(alive(*child));
@@ -263,4 +263,4 @@ TEST(ChildReply, TakesWholeRepliesOnly) {
 }
 
 }  // namespace
-}  // namespace gpuvet::gpu
+}  // namespace gpuvet::platform

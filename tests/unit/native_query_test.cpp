@@ -11,7 +11,7 @@
 
 #include "test_support.hpp"
 
-namespace gpuvet::gpu {
+namespace gpuvet::sys {
 namespace {
 
 using namespace std::chrono_literals;
@@ -58,12 +58,12 @@ TEST_F(FakeDriver, AWorkingDriverIsReadExactly) {
   EXPECT_EQ(gpu.compute_capability, "8.6");
   EXPECT_EQ(gpu.memory_mib, 12288);
   EXPECT_EQ(gpu.compute_mode, "Default");
-  const sys::LoadAnswer& cuda = answers.loads.at(cuda_driver_library());
+  const sys::LoadAnswer& cuda = answers.loads.at(gpu::cuda_driver_library());
   EXPECT_TRUE(cuda.ok);
   EXPECT_EQ(cuda.init_code, 0);
   ASSERT_TRUE(cuda.path);
   EXPECT_NE(cuda.path->find("/working/libcuda.so.1"), std::string::npos) << *cuda.path;
-  EXPECT_EQ(answers.loads.at(nvml_library()).init_code, 0);
+  EXPECT_EQ(answers.loads.at(gpu::nvml_library()).init_code, 0);
 }
 
 TEST_F(FakeDriver, ACrashInsideTheDriverBecomesAnAnswer) {
@@ -94,7 +94,7 @@ TEST_F(FakeDriver, TheStubIsRecognisedByItsCuInit) {
   const NativeAnswers answers = with("stub").query_driver();
   ASSERT_TRUE(answers.driver);
   EXPECT_FALSE(answers.driver->installed);
-  EXPECT_EQ(answers.loads.at(cuda_driver_library()).init_code, 34);
+  EXPECT_EQ(answers.loads.at(gpu::cuda_driver_library()).init_code, 34);
   EXPECT_NE(answers.driver->error->find("stub"), std::string::npos) << *answers.driver->error;
   const sys::LoadAnswer direct =
       with("working").load(std::string(GPUVET_FAKE_DRIVER_DIR) + "/stub/libcuda.so.1");
@@ -115,7 +115,7 @@ TEST_F(FakeDriver, NoDriverAtAllSaysWhatWasMissing) {
   EXPECT_FALSE(answers.driver->installed);
   EXPECT_NE(answers.driver->error->find("libnvidia-ml.so.1"), std::string::npos);
   EXPECT_NE(answers.driver->error->find("libcuda.so.1"), std::string::npos);
-  EXPECT_FALSE(answers.loads.at(cuda_driver_library()).ok);
+  EXPECT_FALSE(answers.loads.at(gpu::cuda_driver_library()).ok);
 }
 
 TEST_F(FakeDriver, CudnnSaysItsOwnVersion) {
@@ -232,4 +232,4 @@ TEST(NativeQuery, AMissingHelperIsAnAnswerToo) {
 }
 
 }  // namespace
-}  // namespace gpuvet::gpu
+}  // namespace gpuvet::sys

@@ -12,7 +12,7 @@
 #include "core/win32_text.hpp"
 #include "platform/child_process.hpp"
 
-namespace gpuvet::gpu {
+namespace gpuvet::platform {
 namespace {
 
 using namespace std::chrono_literals;
@@ -149,4 +149,4 @@ TEST(WindowsChildProcess, OutputIsCutAtMaxOutput) {
 }
 
 }  // namespace
-}  // namespace gpuvet::gpu
+}  // namespace gpuvet::platform

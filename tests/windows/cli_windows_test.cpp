@@ -18,8 +18,8 @@ namespace {
 
 using namespace std::chrono_literals;
 
-gpu::ChildOutcome run_gpuvet(const std::vector<std::string>& arguments) {
-  return gpu::run_child(GPUVET_BINARY, arguments, 60s);
+platform::ChildOutcome run_gpuvet(const std::vector<std::string>& arguments) {
+  return platform::run_child(GPUVET_BINARY, arguments, 60s);
 }
 
 std::string scenario(const std::string& name) {
@@ -29,7 +29,7 @@ std::string scenario(const std::string& name) {
 TEST(WindowsCli, CheckOnASnapshotPrintsUtf8) {
   const auto run = run_gpuvet({"check", "--snapshot", scenario("windows10_chinese_user_profile"),
                                "--lang", "zh", "--no-color"});
-  ASSERT_EQ(run.kind, gpu::ChildOutcome::Kind::exited) << run.detail;
+  ASSERT_EQ(run.kind, platform::ChildOutcome::Kind::exited) << run.detail;
   EXPECT_LE(run.exit_code, 1);
   EXPECT_NE(run.output.find("张伟"), std::string::npos) << run.output;
   EXPECT_NE(run.output.find("✔"), std::string::npos) << run.output;
@@ -38,7 +38,7 @@ TEST(WindowsCli, CheckOnASnapshotPrintsUtf8) {
 TEST(WindowsCli, CheckJsonOnTheAllGreenMachine) {
   const auto run =
       run_gpuvet({"check", "--json", "--snapshot", scenario("windows10_gtx1060_tf21_all_green")});
-  ASSERT_EQ(run.kind, gpu::ChildOutcome::Kind::exited) << run.detail;
+  ASSERT_EQ(run.kind, platform::ChildOutcome::Kind::exited) << run.detail;
   EXPECT_EQ(run.exit_code, 0) << run.output;
   const auto report = nlohmann::json::parse(run.output);
   EXPECT_EQ(report["facts"]["os"]["family"], "windows");
@@ -46,7 +46,7 @@ TEST(WindowsCli, CheckJsonOnTheAllGreenMachine) {
 
 TEST(WindowsCli, MalformedSnapshotIsExitTwo) {
   const auto run = run_gpuvet({"check", "--snapshot", GPUVET_MISBEHAVE_EXE});
-  ASSERT_EQ(run.kind, gpu::ChildOutcome::Kind::exited) << run.detail;
+  ASSERT_EQ(run.kind, platform::ChildOutcome::Kind::exited) << run.detail;
   EXPECT_EQ(run.exit_code, 2);
 }
 
@@ -54,7 +54,7 @@ TEST(WindowsCli, MalformedSnapshotIsExitTwo) {
 // never a crash or a hang.
 TEST(WindowsCli, LiveCheckOnThisMachine) {
   const auto run = run_gpuvet({"check", "--json"});
-  ASSERT_EQ(run.kind, gpu::ChildOutcome::Kind::exited) << run.detail;
+  ASSERT_EQ(run.kind, platform::ChildOutcome::Kind::exited) << run.detail;
   EXPECT_EQ(run.exit_code, 1) << run.output;
   const auto report = nlohmann::json::parse(run.output);
   EXPECT_EQ(report["facts"]["os"]["family"], "windows");
@@ -76,7 +76,7 @@ TEST(WindowsCli, ExplainReadsALogWithAChinesePath) {
   const auto run = run_gpuvet({"explain", "--no-facts", "--json", path});
   std::error_code ec;
   std::filesystem::remove_all(dir, ec);
-  ASSERT_EQ(run.kind, gpu::ChildOutcome::Kind::exited) << run.detail;
+  ASSERT_EQ(run.kind, platform::ChildOutcome::Kind::exited) << run.detail;
   EXPECT_EQ(run.exit_code, 0) << run.output;
   EXPECT_NE(run.output.find("cuda.runtime_missing"), std::string::npos) << run.output;
   // A path rooted at the current drive ("/work/…", as ctest's working directory on Wine's Z:).
@@ -92,7 +92,7 @@ TEST(WindowsCli, ExplainReadsALogWithAChinesePath) {
 
 TEST(WindowsCli, VerifyWithoutADriverSaysSo) {
   const auto run = run_gpuvet({"verify", "--json"});
-  ASSERT_EQ(run.kind, gpu::ChildOutcome::Kind::exited) << run.detail;
+  ASSERT_EQ(run.kind, platform::ChildOutcome::Kind::exited) << run.detail;
   EXPECT_EQ(run.exit_code, 1);
   EXPECT_NE(run.output.find("nvcuda.dll"), std::string::npos) << run.output;
   EXPECT_NE(run.output.find("driver.missing"), std::string::npos) << run.output;
@@ -102,7 +102,7 @@ TEST(WindowsCli, VerifyWithoutADriverSaysSo) {
 // loader's errors.
 TEST(WindowsCli, NativeQueryChildAnswers) {
   const auto run = run_gpuvet({"__native-query"});
-  ASSERT_EQ(run.kind, gpu::ChildOutcome::Kind::exited) << run.detail;
+  ASSERT_EQ(run.kind, platform::ChildOutcome::Kind::exited) << run.detail;
   EXPECT_EQ(run.exit_code, 0);
   EXPECT_EQ(run.output.find('\r'), std::string::npos) << "stdout must be binary, not text mode";
   const size_t result = run.output.find("@result");
@@ -114,7 +114,7 @@ TEST(WindowsCli, NativeQueryChildAnswers) {
 
 TEST(WindowsCli, WhichOnThisMachine) {
   const auto run = run_gpuvet({"which", "kernel32.dll", "--json"});
-  ASSERT_EQ(run.kind, gpu::ChildOutcome::Kind::exited) << run.detail;
+  ASSERT_EQ(run.kind, platform::ChildOutcome::Kind::exited) << run.detail;
   EXPECT_EQ(run.exit_code, 0) << run.output;
   const auto report = nlohmann::json::parse(run.output);
   EXPECT_EQ(report["search"], "LoadLibrary");
@@ -123,7 +123,7 @@ TEST(WindowsCli, WhichOnThisMachine) {
 // Windows keeps the user's language outside the environment; gpuvet reads it when LANG and
 // LC_* are unset (Wine reports en-US).
 TEST(WindowsCli, UserLocaleIsALocaleName) {
-  const auto locale = cli::user_locale();
+  const auto locale = platform::user_locale();
   ASSERT_TRUE(locale);
   EXPECT_NE(locale->find('-'), std::string::npos) << *locale;
 }

@@ -10,7 +10,7 @@
 #include "core/win32_text.hpp"
 #include "platform/dynlib.hpp"
 
-namespace gpuvet::gpu {
+namespace gpuvet::platform {
 namespace {
 
 std::string system_dir() {
@@ -59,4 +59,4 @@ TEST(WindowsDynamicLibrary, AMissingDllSaysWhy) {
 }
 
 }  // namespace
-}  // namespace gpuvet::gpu
+}  // namespace gpuvet::platform
