@@ -219,9 +219,11 @@ Result<bool> check_gpu_and_driver(const CheckContext& context, std::vector<Findi
   }
   std::vector<std::string> pci;
   for (const auto& g : f.hardware.pci_gpus) {
-    pci.push_back(context.text(
-        "gpu.pci_device",
-        {{"address", g.address}, {"id", g.pci_id}, {"driver", g.kernel_driver.value_or("-")}}));
+    pci.push_back(context.text("gpu.pci_device",
+                               {{"address", g.address},
+                                {"name", g.name.value_or(context.text("gpu.pci_device.unnamed"))},
+                                {"id", g.pci_id},
+                                {"driver", g.kernel_driver.value_or("-")}}));
   }
   if (!f.hardware.denied_nodes.empty()) {
     for (const auto& node : f.hardware.denied_nodes) {

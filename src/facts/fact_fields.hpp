@@ -49,7 +49,8 @@ struct JsonFields<PciGpuFact> {
   using T = PciGpuFact;
   static constexpr auto fields = std::make_tuple(
       json_field("address", &T::address), json_field("pci_id", &T::pci_id),
-      json_field("class", &T::class_code), json_field("kernel_driver", &T::kernel_driver));
+      json_field("class", &T::class_code), json_field("kernel_driver", &T::kernel_driver),
+      json_field("name", &T::name), json_field("compute_capability", &T::compute_capability));
 };
 
 template <>

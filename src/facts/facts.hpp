@@ -69,6 +69,10 @@ struct PciGpuFact {
   std::string pci_id;                        // "10DE:2504"
   std::string class_code;                    // "0x030000"
   std::optional<std::string> kernel_driver;  // the driver bound to it: nvidia, nouveau, vfio-pci
+  // What its PCI device id names in data/gpu_ids.csv, so that a GPU no driver answers for is
+  // still named; null when the id is not in the table (or its chip's capability is unknown).
+  std::optional<std::string> name;
+  std::optional<std::string> compute_capability;
 };
 
 // A Windows display adapter (SetupAPI): which driver Windows runs the GPU with.

@@ -70,9 +70,10 @@ bool is_memory_size(std::string_view w) {
 }
 
 bool is_board_word(std::string_view w) {
-  static constexpr std::array<std::string_view, 22> words = {
-      "sxm",  "pcie", "nvl", "lc",     "active", "dgxs", "fhhl", "mxm", "laptop", "gpu", "mobile",
-      "with", "max",  "q",   "design", "lite",   "hash", "rate", "lhr", "oem",    "hbm", "smx"};
+  static constexpr std::array<std::string_view, 27> words = {
+      "sxm", "pcie",   "nvl",  "lc",  "active", "dgxs",   "fhhl", "mxm",  "laptop",
+      "gpu", "mobile", "with", "max", "q",      "design", "lite", "hash", "rate",
+      "lhr", "oem",    "hbm",  "smx", "mig",    "c",      "m",    "s",    "t"};
   if (std::find(words.begin(), words.end(), w) != words.end()) return true;
   // sxm2 … sxm6, hbm2, hbm2e, hbm3, hbm3e
   for (std::string_view stem : {"sxm", "hbm"}) {
@@ -93,6 +94,14 @@ void push_split(std::vector<std::string>& out, const std::string& w) {
       push_split(out, w.substr(series.size()));
       return;
     }
+  }
+  // Tesla Kepler boards: K20c, K20Xm, K40m ("c" active cooling, "m" passive): the GPU is K20, K20X.
+  if (w.size() >= 4 && w[0] == 'k' && text::is_digits(w.substr(1, 2)) &&
+      std::string_view("cmst").find(w.back()) != std::string_view::npos &&
+      (w.size() == 4 || (w.size() == 5 && w[3] == 'x'))) {
+    out.push_back(w.substr(0, w.size() - 1));
+    out.push_back(w.substr(w.size() - 1));
+    return;
   }
   for (std::string_view variant : {"super", "ti", "d"}) {
     if (w.size() > variant.size() && w.ends_with(variant) &&
@@ -118,6 +127,95 @@ std::vector<std::string> key_words(std::string_view name) {
   return out;
 }
 
+// The capability a log line states for the device: TensorFlow's and llama.cpp's "compute
+// capability 8.6", TensorFlow 1's "major: 5 minor: 2", PyTorch's "CUDA capability sm_120".
+std::optional<std::string> stated_capability(const std::string& lower) {
+  const auto digits_at = [&](size_t at) {
+    size_t end = at;
+    while (end < lower.size() && std::isdigit(static_cast<unsigned char>(lower[end])))
+      ++end;
+    return lower.substr(at, end - at);
+  };
+  for (std::string_view marker :
+       {"compute capability: ", "compute capability ", "computecapability: "}) {
+    if (const size_t at = lower.find(marker); at != std::string::npos) {
+      const std::string major = digits_at(at + marker.size());
+      const size_t dot = at + marker.size() + major.size();
+      if (major.empty() || dot >= lower.size() || lower[dot] != '.') continue;
+      const std::string minor = digits_at(dot + 1);
+      if (!minor.empty()) return major + "." + minor;
+    }
+  }
+  if (const size_t at = lower.find("major: "); at != std::string::npos) {
+    const std::string major = digits_at(at + 7);
+    const size_t minor_at = lower.find("minor: ", at);
+    if (!major.empty() && minor_at != std::string::npos && minor_at < at + 16) {
+      const std::string minor = digits_at(minor_at + 7);
+      if (!minor.empty()) return major + "." + minor;
+    }
+  }
+  if (const size_t at = lower.find("capability sm_"); at != std::string::npos) {
+    const std::string sm = digits_at(at + 14);
+    if (sm.size() >= 2) return sm.substr(0, sm.size() - 1) + "." + sm.substr(sm.size() - 1);
+  }
+  return std::nullopt;
+}
+
+// What tools print around a GPU's name, before it: nvidia-smi -L's "GPU 0: ", -q's "Product Name
+// : ", deviceQuery's and llama.cpp's "Device 0: ", Ultralytics' "CUDA:0 (", TensorFlow's
+// "name: ", gpumodeswitch's "Adapter: ".
+size_t name_start(const std::string& lower) {
+  for (std::string_view marker : {"product name", "name: ", "adapter: "}) {
+    if (const size_t at = lower.find(marker); at != std::string::npos) {
+      size_t from = at + marker.size();
+      while (from < lower.size() && (lower[from] == ' ' || lower[from] == ':'))
+        ++from;
+      return from;
+    }
+  }
+  for (std::string_view word : {"gpu ", "device ", "cuda:"}) {
+    if (!lower.starts_with(word)) continue;
+    size_t at = word.size();
+    while (at < lower.size() && std::isdigit(static_cast<unsigned char>(lower[at])))
+      ++at;
+    if (at == word.size()) continue;
+    if (lower.compare(at, 2, ": ") == 0) return at + 2;
+    if (lower.compare(at, 2, " (") == 0) return at + 2;
+  }
+  return 0;
+}
+
+// ... and after it: ", pci bus id", ", compute capability", " (UUID: ", " with CUDA capability",
+// " major: ", " computeCapability", Ultralytics' ", 16376MiB)", gpumodeswitch's ids.
+size_t name_end(const std::string& lower, size_t from) {
+  size_t end = lower.size();
+  for (std::string_view marker :
+       {",", " (uuid", " with cuda capability", " major:", " computecapability", "  ", " (10de,"}) {
+    end = std::min(end, lower.find(marker, from));
+  }
+  return end;
+}
+
+std::string without_quotes(std::string_view s) {
+  s = text::trim(s);
+  while (!s.empty() && (s.front() == '"' || s.front() == '\''))
+    s.remove_prefix(1);
+  while (!s.empty() && (s.back() == '"' || s.back() == '\'' || s.back() == ')'))
+    s.remove_suffix(1);
+  return std::string(text::trim(s));
+}
+
+// pci.ids' own form without lspci's "NVIDIA Corporation": "GA102 [GeForce RTX 3090]".
+bool is_chip_and_name(const std::string& text) {
+  const size_t open = text.find('[');
+  if (open == std::string::npos || text.find(']', open) == std::string::npos) return false;
+  const std::string_view chip = text::trim(std::string_view(text).substr(0, open));
+  return chip.size() >= 4 && std::isupper(static_cast<unsigned char>(chip[0])) &&
+         std::isupper(static_cast<unsigned char>(chip[1])) &&
+         std::all_of(chip.begin(), chip.end(),
+                     [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; });
+}
+
 }  // namespace
 
 GpuQuery parse_gpu_query(std::string_view input) {
@@ -126,19 +224,18 @@ GpuQuery parse_gpu_query(std::string_view input) {
   const std::string lower = text::to_lower(text);
   q.device_id = id_after(lower, "ven_10de&dev_");
   if (!q.device_id) q.device_id = id_after(lower, "10de:");
+  if (!q.device_id) q.device_id = id_after(lower, "(10de,");  // gpumodeswitch: (10DE,17FD,…)
   if (!q.device_id && lower.size() == 6 && lower.starts_with("0x") && is_hex(lower.substr(2)))
     q.device_id = lower.substr(2);
   if (q.device_id && (lower.starts_with("pci\\") || lower.size() <= 9)) return q;
+  q.stated_cc = stated_capability(lower);
   if (const size_t at = lower.find("nvidia corporation"); at != std::string::npos) {
     read_lspci(text.substr(at + std::string_view("nvidia corporation").size()), q);
-  } else if (const size_t name = lower.find("name: "); name != std::string::npos) {
-    // TensorFlow's "device: 0, name: NVIDIA GeForce RTX 3060, pci bus id: …"
-    // or, in TensorFlow 2, "pciBusID: 0000:01:00.0 name: NVIDIA Tegra X1 computeCapability: 5.3"
-    const size_t from = name + 6;
-    const size_t end = std::min(text.find(',', from), lower.find(" computecapability", from));
-    q.name = std::string(text::trim(text.substr(from, end - from)));
+  } else if (is_chip_and_name(text)) {
+    read_lspci(text, q);
   } else {
-    q.name = text;
+    const size_t from = name_start(lower);
+    q.name = without_quotes(text.substr(from, name_end(lower, from) - from));
   }
   for (std::string_view ellipsis : {"...", "\u2026"}) {
     if (q.name.ends_with(ellipsis)) {

@@ -14,6 +14,9 @@ struct GpuQuery {
   std::string chip;                      // "GA106", from an lspci line
   std::string name;                      // the product name part of the text
   bool truncated = false;                // cut by nvidia-smi's column ("NVIDIA A100-SXM...")
+  // The capability the line itself states, as the device reported it to the tool that printed
+  // it: "compute capability 8.6", "major: 5 minor: 2", "CUDA capability sm_120".
+  std::optional<std::string> stated_cc;
 };
 
 GpuQuery parse_gpu_query(std::string_view text);

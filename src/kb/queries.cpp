@@ -245,6 +245,10 @@ GpuMatch match_name(const GpuTables& t, const GpuQuery& q) {
 
 }  // namespace
 
+namespace {
+GpuMatch match_query(const GpuTables& t, const GpuQuery& q);
+}  // namespace
+
 Result<GpuMatch> find_gpu(const Kb& kb, std::string_view name) {
   const std::array<std::string, 4> names = {"gpus", "gpu_ids", "gpu_chips", "gpu_aliases"};
   std::array<const Table*, 4> tables{};
@@ -255,6 +259,19 @@ Result<GpuMatch> find_gpu(const Kb& kb, std::string_view name) {
   }
   const GpuTables t{*tables[0], *tables[1], *tables[2], *tables[3]};
   const GpuQuery q = parse_gpu_query(name);
+  GpuMatch match = match_query(t, q);
+  // The device's own report, printed on the same line, outranks any table.
+  if (q.stated_cc && match.compute_capability != *q.stated_cc) {
+    match.compute_capability = *q.stated_cc;
+    match.matched_by = "stated";
+    match.closest.clear();
+  }
+  return match;
+}
+
+namespace {
+
+GpuMatch match_query(const GpuTables& t, const GpuQuery& q) {
   if (q.device_id) {
     GpuMatch match;
     match.rows =
@@ -271,6 +288,8 @@ Result<GpuMatch> find_gpu(const Kb& kb, std::string_view name) {
   }
   return match_name(t, q);
 }
+
+}  // namespace
 
 bool version_has_prefix(std::string_view version, std::string_view prefix) {
   if (prefix.empty()) return true;

@@ -42,6 +42,15 @@ Result<Request> complete_from_facts(Request request, const Facts& facts, const k
         request.compute_capability = *cc;
     }
   }
+  // A GPU no driver answers for (the driver is what the plan will install) is known by its PCI id.
+  if (!request.gpu && !request.compute_capability && !gpu) {
+    for (const auto& pci : facts.hardware.pci_gpus) {
+      if (!pci.compute_capability) continue;
+      request.gpu = pci.name;
+      request.compute_capability = pci.compute_capability;
+      break;
+    }
+  }
   if (!request.driver && facts.driver && facts.driver->version) {
     request.driver = facts.driver->version;
   }

@@ -7,6 +7,7 @@
 
 #include "core/paths.hpp"
 #include "core/text.hpp"
+#include "kb/queries.hpp"
 #include "probes/probes.hpp"
 #include "system/real_path.hpp"
 
@@ -185,11 +186,28 @@ void read_display_adapters(const sys::System& system, Facts& facts) {
       f.nvidia_driver = nvidia_driver_from_windows(*a.driver_version);
     }
     if (nvidia_hardware) {
-      facts.hardware.pci_gpus.push_back(
-          {a.name.value_or("display adapter"), f.pci_id.value_or("10DE:????"), "0x030000",
-           f.basic ? std::optional<std::string>("Microsoft Basic Display Adapter") : a.provider});
+      PciGpuFact gpu;
+      gpu.address = a.name.value_or("display adapter");
+      gpu.pci_id = f.pci_id.value_or("10DE:????");
+      gpu.class_code = "0x030000";
+      gpu.kernel_driver =
+          f.basic ? std::optional<std::string>("Microsoft Basic Display Adapter") : a.provider;
+      facts.hardware.pci_gpus.push_back(std::move(gpu));
     }
     facts.hardware.display_adapters.push_back(std::move(f));
+  }
+}
+
+// Names each GPU found on the bus from its PCI device id, before (and without) any driver: "a
+// GeForce RTX 3060 without a working driver" says more than "NVIDIA device 10DE:2504".
+void identify_pci_gpus(const kb::Kb& kb, Facts& facts) {
+  for (auto& gpu : facts.hardware.pci_gpus) {
+    if (gpu.pci_id.find('?') != std::string::npos) continue;
+    const auto match = kb::find_gpu(kb, gpu.pci_id);
+    if (!match || match->matched_by != "pci_id" || match->rows.empty()) continue;
+    // The driver's own name for the id comes first in the table: it is what nvidia-smi prints.
+    gpu.name = match->rows.front().get("name");
+    if (!match->compute_capability.empty()) gpu.compute_capability = match->compute_capability;
   }
 }
 
@@ -208,12 +226,13 @@ std::optional<std::string> nvidia_driver_from_windows(std::string_view windows_v
   return std::to_string(std::stoi(digits.substr(0, 3))) + "." + digits.substr(3);
 }
 
-void probe_gpu_driver(const sys::System& system, const kb::Kb& /*kb*/, Facts& facts) {
+void probe_gpu_driver(const sys::System& system, const kb::Kb& kb, Facts& facts) {
   if (facts.os.family != "linux") {
     // Windows answers come through the same native query; its own probe adds the rest.
     DriverFacts d;
     read_native(system, facts, d);
     read_display_adapters(system, facts);
+    identify_pci_gpus(kb, facts);
     if (!d.installed && !d.version) {
       for (const auto& a : facts.hardware.display_adapters) {
         if (a.nvidia_driver && !a.basic) {
@@ -226,6 +245,7 @@ void probe_gpu_driver(const sys::System& system, const kb::Kb& /*kb*/, Facts& fa
     return;
   }
   scan_pci(system, facts);
+  identify_pci_gpus(kb, facts);
   DriverFacts d;
   const bool kernel_known = read_kernel_side(system, facts, d);
   find_stubs(system, facts, d);

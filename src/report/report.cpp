@@ -57,6 +57,14 @@ std::vector<FactLine> hardware_lines(const Facts& facts, const kb::Messages& m) 
     if (gpu.driver_model) line += " · " + *gpu.driver_model;
     lines.push_back({std::move(line)});
   }
+  if (!facts.gpus.empty()) return lines;
+  // No driver answered: the GPUs the bus shows, named from their PCI ids.
+  for (const auto& gpu : facts.hardware.pci_gpus) {
+    lines.push_back(
+        {m.text("report.pci_gpu", {{"name", value_or_unknown(gpu.name, m)},
+                                   {"id", gpu.pci_id},
+                                   {"cc", value_or_unknown(gpu.compute_capability, m)}})});
+  }
   return lines;
 }
 

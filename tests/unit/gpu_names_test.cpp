@@ -8,6 +8,8 @@
 
 #include "kb/csv.hpp"
 #include "kb/queries.hpp"
+#include "probes/probes.hpp"
+#include "system/replay_system.hpp"
 #include "test_support.hpp"
 
 namespace gpuvet::kb {
@@ -76,6 +78,17 @@ TEST(GpuNames, HeldOutStringsResolve) {
   expect_resolved("heldout.csv", 88);
 }
 
+TEST(GpuNames, SecondRoundDevelopmentStringsResolve) {
+  expect_resolved("dev2.csv", 98);
+}
+
+TEST(GpuNames, SecondRoundHeldOutStringsResolve) {
+  // Measured blind once, before any rule saw the second round: 17/25, 0 wrong. The misses were
+  // all tools' framing around the name (nvidia-smi -L, llama.cpp, TensorFlow 1, PyTorch's
+  // sm_XX warning, gpumodeswitch); the rules for those classes came from dev2.csv's same misses.
+  expect_resolved("heldout2.csv", 98);
+}
+
 TEST(GpuNames, NearMissesAndIdentifiers) {
   const Kb& kb = testing::embedded_kb();
   auto plain = find_gpu(kb, "GeForce GTX 1650");
@@ -96,6 +109,26 @@ TEST(GpuNames, NearMissesAndIdentifiers) {
   EXPECT_EQ(partial->compute_capability, "8.6");
   EXPECT_EQ(gpu_key("NVIDIA GeForce GTX 1650Ti (TM)"), "gtx 1650 ti");
   EXPECT_EQ(parse_gpu_query("0x2504").device_id, "2504");
+}
+
+// A GPU that no driver answers for (nouveau bound, or nothing) is still named, from its PCI id.
+TEST(GpuNames, TheProbeNamesAGpuWithoutADriverFromItsPciId) {
+  const std::string dir = "/sys/bus/pci/devices/0000:01:00.0";
+  const sys::ReplaySystem system(
+      testing::linux_snapshot({{"files",
+                                {{dir + "/vendor", {{"text", "0x10de\n"}}},
+                                 {dir + "/device", {{"text", "0x2504\n"}}},
+                                 {dir + "/class", {{"text", "0x030000\n"}}},
+                                 {dir + "/driver", {{"link", "/sys/bus/pci/drivers/nouveau"}}},
+                                 {"/sys/bus/pci/drivers/nouveau", {{"dir", true}}}}}}));
+  const Facts facts = probes::collect_facts(system, testing::embedded_kb());
+  ASSERT_EQ(facts.hardware.pci_gpus.size(), 1u);
+  const PciGpuFact& gpu = facts.hardware.pci_gpus.front();
+  EXPECT_EQ(gpu.pci_id, "10DE:2504");
+  EXPECT_EQ(gpu.kernel_driver, "nouveau");
+  ASSERT_TRUE(gpu.name);
+  EXPECT_NE(gpu.name->find("RTX 3060"), std::string::npos) << *gpu.name;
+  EXPECT_EQ(gpu.compute_capability, "8.6");
 }
 
 }  // namespace
