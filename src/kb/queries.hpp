@@ -31,7 +31,7 @@ struct GpuMatch {
   // More than one product matched (a truncated or partial name): their names. The answer is then
   // a list to choose from, and compute_capability says whether the choice matters.
   std::vector<std::string> candidates;
-  std::string matched_by;            // name | alias | pci_id | board | chip | prefix | words | stated
+  std::string matched_by;  // name | alias | pci_id | board | chip | prefix | words | stated
   std::vector<std::string> closest;  // when nothing matched: the nearest names, best first
   bool unique() const { return !rows.empty() && candidates.empty(); }
 };
