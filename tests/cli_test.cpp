@@ -11,6 +11,7 @@
 #include "cli_support.hpp"
 #include "core/gzip.hpp"
 #include "core/paths.hpp"
+#include "frameworks/framework.hpp"
 
 namespace gpuvet {
 namespace {
@@ -97,11 +98,102 @@ TEST(CliKb, AnswersFromTheTablesWithSources) {
   doc = nlohmann::json::parse(run.out);
   ASSERT_FALSE(doc["results"]["onnxruntime_builds"].empty());
   for (const char* spec : {"paddlepaddle-gpu==2.6", "cupy==13", "jax"}) {
-    run = gpuvet(std::string("kb framework ") + spec + " --no-color");
+    run = gpuvet(std::string("kb framework ") + spec + " --no-color --sources");
     EXPECT_EQ(run.status, 0) << spec << ": " << run.err;
     EXPECT_EQ(run.out.find("kb.table."), std::string::npos) << spec << ": " << run.out;
   }
-  EXPECT_NE(gpuvet("kb framework torch --lang zh").out.find("PyTorch 构建版本"), std::string::npos);
+  EXPECT_NE(gpuvet("kb framework torch --lang zh --sources").out.find("PyTorch 构建版本"),
+            std::string::npos);
+}
+
+// The text answer opens with a verdict; the rows behind it only with --sources.
+TEST(CliKb, GpuVerdictSaysWhatRunsOnIt) {
+  Outcome run = gpuvet("kb gpu \"RTX 3060\" --no-color");
+  ASSERT_EQ(run.status, 0) << run.err;
+  EXPECT_NE(run.out.find("Compute capability 8.6 (Ampere)"), std::string::npos) << run.out;
+  // CUDA 11.1-11.7 build for sm_86 too (the 11.1-11.7 row), not only 11.8 and newer.
+  EXPECT_NE(run.out.find("✔ CUDA 11.1 – "), std::string::npos) << run.out;
+  EXPECT_EQ(run.out.find("source:"), std::string::npos) << run.out;
+  EXPECT_EQ(run.out.find("cuda_from"), std::string::npos) << run.out;
+  // One line per framework of the registry.
+  for (const auto* f : frameworks::all())
+    EXPECT_NE(run.out.find(" " + std::string(f->display_name)), std::string::npos) << run.out;
+
+  run = gpuvet("kb gpu \"GTX 780\" --no-color");
+  ASSERT_EQ(run.status, 0) << run.err;
+  EXPECT_NE(run.out.find("Compute capability 3.5 (Kepler)"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("✖ CUDA 9.0 – 11.8 can build for sm_35; CUDA 12.0 dropped it"),
+            std::string::npos)
+      << run.out;
+  EXPECT_NE(run.out.find("✖ R470"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("✖ JAX: no GPU build runs on compute capability 3.5"), std::string::npos)
+      << run.out;
+
+  // A cut name meaning several GPUs of one compute capability: the candidates, then that CC.
+  run = gpuvet("kb gpu \"NVIDIA GeForce RTX 306...\" --no-color");
+  ASSERT_EQ(run.status, 0) << run.err;
+  EXPECT_NE(run.out.find("GPUs match: GeForce RTX 3060 Ti, GeForce RTX 3060"), std::string::npos);
+  EXPECT_NE(run.out.find("all of them have compute capability 8.6"), std::string::npos);
+  EXPECT_NE(run.out.find("✔ CUDA 11.1 – "), std::string::npos) << run.out;
+
+  run = gpuvet("kb gpu \"RTX 3060\" --no-color --sources");
+  EXPECT_NE(run.out.find("✔ CUDA 11.1 – "), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("source: "), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("from sm 3.5 · to sm 8.6"), std::string::npos) << run.out;
+}
+
+TEST(CliKb, VerdictsForCudaAndFrameworks) {
+  Outcome run = gpuvet("kb cuda 12.4 --no-color");
+  ASSERT_EQ(run.status, 0) << run.err;
+  EXPECT_NE(run.out.find("CUDA 12.4.0, released 2024-03: driver ≥ 550.54.14 on Linux, ≥ 551.61 on "
+                         "Windows"),
+            std::string::npos)
+      << run.out;
+  EXPECT_NE(run.out.find("CUDA 12.0 – 12.6 builds for sm_50 – sm_90"), std::string::npos);
+
+  run = gpuvet("kb framework torch==2.1 --no-color");
+  ASSERT_EQ(run.status, 0) << run.err;
+  EXPECT_NE(run.out.find("PyTorch 2.1 cu118 (linux, windows): CUDA 11.8"), std::string::npos)
+      << run.out;
+  EXPECT_NE(run.out.find("PyTorch 2.1 cu121"), std::string::npos) << run.out;
+
+  run = gpuvet("kb cudnn 8.9 --no-color");
+  EXPECT_NE(run.out.find("cuDNN 8.9.1: for CUDA 12.1,"), std::string::npos) << run.out;
+}
+
+// Chinese output is Chinese throughout: no English notes or sources without --sources.
+TEST(CliKb, ChineseVerdictHasNoEnglishProvenance) {
+  for (const char* args :
+       {"gpu \"RTX 3060\"", "gpu \"GTX 780\"", "cuda 12.4", "cudnn 8.9", "framework torch==2.1"}) {
+    const Outcome run = gpuvet(std::string("kb ") + args + " --lang zh --no-color");
+    ASSERT_EQ(run.status, 0) << args << ": " << run.err;
+    for (const char* english : {"source:", "http", "NOT CONFIRMED", "matched by", "Compute",
+                                "can build", "unknown", "releases"})
+      EXPECT_EQ(run.out.find(english), std::string::npos) << args << ": " << english << "\n"
+                                                          << run.out;
+  }
+  EXPECT_NE(gpuvet("kb gpu \"RTX 3060\" --lang zh --no-color").out.find("计算能力 8.6"),
+            std::string::npos);
+}
+
+TEST(CliKb, JsonCarriesTheVerdict) {
+  const Outcome run = gpuvet("kb gpu \"RTX 3060\" --json");
+  ASSERT_EQ(run.status, 0) << run.err;
+  const auto doc = nlohmann::json::parse(run.out);
+  ASSERT_TRUE(doc["verdict"].is_array());
+  bool cuda_line = false;
+  for (const auto& line : doc["verdict"]) {
+    if (line["key"] == "kb.verdict.gpu.cuda_open") {
+      cuda_line = true;
+      EXPECT_EQ(line["status"], "ok");
+      EXPECT_EQ(line["args"]["from"], "11.1");
+      EXPECT_EQ(line["args"]["sm"], "86");
+    }
+  }
+  EXPECT_TRUE(cuda_line) << run.out;
+  // The rows stay where they were.
+  EXPECT_EQ(doc["results"]["gpus"][0]["compute_capability"], "8.6");
+  EXPECT_EQ(doc["results"]["cuda_arch_support"][0]["cuda_from"], "11.1");
 }
 
 TEST(CliKb, UnknownNamesAndVersionsAreOneLineWithExitTwo) {
