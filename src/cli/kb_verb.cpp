@@ -9,10 +9,12 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/common.hpp"
+#include "cli/kb_verdicts.hpp"
 #include "cli/verb.hpp"
 #include "core/text.hpp"
 #include "core/version.hpp"
 #include "frameworks/framework.hpp"
+#include "kb/arch_support.hpp"
 #include "kb/queries.hpp"
 #include "report/render_kb.hpp"
 
@@ -21,13 +23,6 @@ namespace gpuvet::cli {
 namespace {
 
 using report::KbAnswer;
-
-// A compute capability inside [min, max] of a row; a bound the table leaves empty is unknown,
-// so the row says nothing.
-bool cc_in(const std::string& cc, const std::string& min, const std::string& max) {
-  if (!version::is_dotted(cc) || !version::is_dotted(min) || !version::is_dotted(max)) return false;
-  return version::compare(cc, min) >= 0 && version::compare(cc, max) <= 0;
-}
 
 Result<bool> add(KbAnswer& answer, const std::string& table, Result<std::vector<kb::Row>> rows) {
   if (!rows) return rows.error();
@@ -51,20 +46,21 @@ Result<bool> answer_gpu(const kb::Kb& kb, const std::string& name, KbAnswer& ans
   const std::string& cc = match->compute_capability;
   answer.sections.push_back({"gpus", match->rows});
   // The toolkits that can build for it, and the framework builds that run on it.
-  if (auto r = add(answer, "cuda_arch_support",
-                   kb::rows_if(kb, "cuda_arch_support",
+  auto range = kb::cuda_range_for_cc(kb, cc);
+  if (!range) return range.error();
+  answer.sections.push_back({"cuda_arch_support", range->rows});
+  if (auto r = add(answer, "framework_min_cc",
+                   kb::rows_if(kb, "framework_min_cc",
                                [&](const kb::Row& row) {
-                                 return cc_in(cc, row.get("min_sm"), row.get("max_sm"));
+                                 const std::string& minimum = row.get("min_cc");
+                                 return version::is_dotted(minimum) && version::is_dotted(cc) &&
+                                        version::compare(cc, minimum) >= 0;
                                }));
       !r) {
     return r;
   }
-  return add(answer, "framework_min_cc",
-             kb::rows_if(kb, "framework_min_cc", [&](const kb::Row& row) {
-               const std::string& minimum = row.get("min_cc");
-               return version::is_dotted(minimum) && version::is_dotted(cc) &&
-                      version::compare(cc, minimum) >= 0;
-             }));
+  if (auto r = add_gpu_verdict(kb, answer); !r) return r;
+  return true;
 }
 
 Result<bool> answer_cuda(const kb::Kb& kb, const std::string& v, KbAnswer& answer) {
@@ -97,6 +93,7 @@ Result<bool> answer_cuda(const kb::Kb& kb, const std::string& v, KbAnswer& answe
       !r) {
     return r;
   }
+  add_cuda_verdict(answer);
   return known;
 }
 
@@ -106,6 +103,7 @@ Result<bool> answer_cudnn(const kb::Kb& kb, const std::string& v, KbAnswer& answ
       !r) {
     return r;
   }
+  add_cudnn_verdict(answer);
   return !answer.sections.back().rows.empty();
 }
 
@@ -156,6 +154,7 @@ Result<bool> answer_framework(const kb::Kb& kb, const std::string& spec_text, Kb
       !r) {
     return r;
   }
+  if (auto r = add_framework_verdict(kb, *spec, answer); !r) return r;
   return known;
 }
 
@@ -166,6 +165,7 @@ int run_kb(const KbArgs& args, const kb::Kb& kb, const kb::Messages& messages, b
   answer.kb_version = kb.version();
   answer.topic = args.topic;
   answer.argument = args.argument;
+  answer.show_sources = args.sources;
   if ((args.topic == "cuda" || args.topic == "cudnn") && !version::is_dotted(args.argument)) {
     std::fprintf(stderr, "gpuvet: %s\n",
                  messages.text("kb.error.version", {{"argument", args.argument}}).c_str());
@@ -232,6 +232,9 @@ VerbRun declare_kb(CLI::App& command) {
     sub->callback([options, name = topic] { options->args.topic = name; });
   }
   command.add_flag("--json", options->args.json, "JSON output (gpuvet.kb/1)");
+  command.add_flag(
+      "--sources", options->args.sources,
+      "After the verdict, the knowledge-base rows it comes from, with notes and sources");
   add_common_options(command, options->common);
   command.fallthrough();
   return [options] { return run_kb_verb(*options); };

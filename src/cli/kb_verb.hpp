@@ -11,6 +11,7 @@ struct KbArgs {
   std::string topic;     // gpu | cuda | cudnn | framework
   std::string argument;  // the name, version or FRAMEWORK[==VERSION]
   bool json = false;
+  bool sources = false;  // --sources: the rows behind the verdict, with their notes and sources
 };
 
 // Exit status: 0 answered, 2 unknown name/version or a broken knowledge base.

@@ -41,6 +41,8 @@ const std::vector<std::string>& shown_columns(const std::string& table) {
        {"version_from", "version_to", "variant", "package", "cuda", "cudnn", "python_min",
         "python_max", "index_url"}},
       {"framework_min_cc", {"family", "version_from", "version_to", "min_cc"}},
+      {"gpu_arch_drivers",
+       {"architecture", "compute_capabilities", "current_drivers", "last_driver_branch"}},
       {"python_packages", {"ecosystem", "package", "family", "role", "build", "cuda"}},
   };
   static const std::vector<std::string> none;
@@ -72,6 +74,14 @@ std::string render_kb_json(const KbAnswer& answer) {
                                 {"kb_version", answer.kb_version},
                                 {"query", {{"topic", answer.topic}, {"argument", answer.argument}}},
                                 {"results", results}};
+  nlohmann::ordered_json verdict = nlohmann::ordered_json::array();
+  for (const auto& line : answer.verdict) {
+    nlohmann::ordered_json args = nlohmann::ordered_json::object();
+    for (const auto& [name, value] : line.args)
+      args[name] = value.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(value);
+    verdict.push_back({{"status", line.status}, {"key", line.key}, {"args", std::move(args)}});
+  }
+  doc["verdict"] = std::move(verdict);
   if (!answer.matched.empty()) doc["matched"] = answer.matched;
   if (!answer.closest.empty()) doc["closest"] = answer.closest;
   if (answer.topic == "gpu" && !answer.sections.empty()) {
@@ -84,23 +94,28 @@ std::string render_kb_json(const KbAnswer& answer) {
   return doc.dump(2) + "\n";
 }
 
-std::string render_kb_text(const KbAnswer& answer, const kb::Messages& m, bool color) {
-  const Painter paint(color);
-  std::string out = m.text("kb.header", {{"topic", answer.topic},
-                                         {"argument", answer.argument},
-                                         {"version", answer.kb_version}}) +
-                    "\n";
-  if (!answer.candidates.empty()) {
-    out += "\n" +
-           m.text("kb.gpu.candidates", {{"count", std::to_string(answer.candidates.size())},
-                                        {"names", text::join(answer.candidates, ", ")}}) +
-           "\n";
-    out += "  " +
-           (answer.compute_capability.empty()
-                ? m.text("kb.gpu.candidates_differ")
-                : m.text("kb.gpu.candidates_share", {{"cc", answer.compute_capability}})) +
-           "\n";
+namespace {
+
+std::string verdict_text(const std::vector<VerdictLine>& verdict, const kb::Messages& m,
+                         const Painter& paint) {
+  std::string out;
+  for (const auto& line : verdict) {
+    kb::MessageArgs args = line.args;
+    for (auto& [name, value] : args) {
+      if (value.empty()) value = m.text("report.unknown_value");
+    }
+    const std::string words = m.text(line.key, args);
+    std::string mark = "  ";
+    if (line.status == "ok") mark = paint("✔", fmt::fg(fmt::terminal_color::green)) + " ";
+    if (line.status == "no") mark = paint("✖", fmt::fg(fmt::terminal_color::red)) + " ";
+    if (line.status == "unknown") mark = paint("?", fmt::fg(fmt::terminal_color::yellow)) + " ";
+    out += std::string(2 + 2 * static_cast<size_t>(line.indent), ' ') + mark + words + "\n";
   }
+  return out;
+}
+
+std::string rows_text(const KbAnswer& answer, const kb::Messages& m, const Painter& paint) {
+  std::string out;
   for (const auto& section : answer.sections) {
     out += "\n" + paint(m.text("kb.table." + section.table), fmt::emphasis::bold) + "\n";
     if (section.rows.empty()) {
@@ -124,6 +139,19 @@ std::string render_kb_text(const KbAnswer& answer, const kb::Messages& m, bool c
     }
   }
   return out;
+}
+
+}  // namespace
+
+std::string render_kb_text(const KbAnswer& answer, const kb::Messages& m, bool color) {
+  const Painter paint(color);
+  std::string out = m.text("kb.header", {{"topic", answer.topic},
+                                         {"argument", answer.argument},
+                                         {"version", answer.kb_version}}) +
+                    "\n\n";
+  out += verdict_text(answer.verdict, m, paint);
+  if (answer.show_sources) return out + rows_text(answer, m, paint);
+  return out + "\n" + paint(m.text("kb.hint.sources"), fmt::emphasis::faint) + "\n";
 }
 
 }  // namespace gpuvet::report

@@ -13,6 +13,15 @@ struct KbSection {
   std::vector<kb::Row> rows;
 };
 
+// One line of the verdict a `kb` answer opens with: a catalog message and its arguments (an empty
+// argument prints as "unknown" in the user's language), and what it means for the user.
+struct VerdictLine {
+  std::string status;  // ok | no | unknown | info
+  std::string key;     // data/messages: kb.verdict.*
+  kb::MessageArgs args;
+  int indent = 0;  // 1: a detail of the line above
+};
+
 struct KbAnswer {
   std::string kb_version;
   std::string topic;                 // gpu | cuda | cudnn | framework
@@ -25,6 +34,8 @@ struct KbAnswer {
   std::string compute_capability;
   std::string matched_by;  // gpu: name | alias | pci_id | board | chip | prefix | words
   std::vector<KbSection> sections;
+  std::vector<VerdictLine> verdict;  // what the rows mean, first in the text output
+  bool show_sources = false;         // --sources: the rows, their notes and sources too
 };
 
 std::string render_kb_json(const KbAnswer& answer);
