@@ -15,6 +15,7 @@
 #include "core/version.hpp"
 #include "frameworks/framework.hpp"
 #include "kb/arch_support.hpp"
+#include "kb/gpu_names.hpp"
 #include "kb/queries.hpp"
 #include "report/render_kb.hpp"
 
@@ -36,8 +37,10 @@ Result<bool> answer_gpu(const kb::Kb& kb, const std::string& name, KbAnswer& ans
   answer.closest = match->closest;
   if (match->rows.empty()) return false;
   for (const auto& row : match->rows) {
-    if (std::find(answer.matched.begin(), answer.matched.end(), row.get("name")) ==
-        answer.matched.end())
+    // One name per product: the driver's "NVIDIA A40" and lspci's "A40" are one GPU.
+    const std::string key = kb::gpu_key(row.get("name"));
+    if (std::none_of(answer.matched.begin(), answer.matched.end(),
+                     [&](const std::string& name) { return kb::gpu_key(name) == key; }))
       answer.matched.push_back(row.get("name"));
   }
   answer.candidates = match->candidates;
