@@ -198,6 +198,22 @@ void read_display_adapters(const sys::System& system, Facts& facts) {
   }
 }
 
+// A driver too old to report compute capabilities (nvidia-smi before compute_cap) still names
+// its GPUs: their capability is the table's for that PCI id, else for that name.
+void complete_capabilities(const kb::Kb& kb, Facts& facts) {
+  for (auto& gpu : facts.gpus) {
+    if (gpu.compute_capability) continue;
+    for (const auto& key : {gpu.pci_id, gpu.name}) {
+      if (!key) continue;
+      const auto match = kb::find_gpu(kb, *key);
+      if (match && !match->compute_capability.empty()) {
+        gpu.compute_capability = match->compute_capability;
+        break;
+      }
+    }
+  }
+}
+
 // Names each GPU found on the bus from its PCI device id, before (and without) any driver: "a
 // GeForce RTX 3060 without a working driver" says more than "NVIDIA device 10DE:2504".
 void identify_pci_gpus(const kb::Kb& kb, Facts& facts) {
@@ -233,6 +249,7 @@ void probe_gpu_driver(const sys::System& system, const kb::Kb& kb, Facts& facts)
     read_native(system, facts, d);
     read_display_adapters(system, facts);
     identify_pci_gpus(kb, facts);
+    complete_capabilities(kb, facts);
     if (!d.installed && !d.version) {
       for (const auto& a : facts.hardware.display_adapters) {
         if (a.nvidia_driver && !a.basic) {
@@ -250,6 +267,7 @@ void probe_gpu_driver(const sys::System& system, const kb::Kb& kb, Facts& facts)
   const bool kernel_known = read_kernel_side(system, facts, d);
   find_stubs(system, facts, d);
   read_native(system, facts, d);
+  complete_capabilities(kb, facts);
   read_wsl(system, facts, d);
   // Nothing known stays null rather than an object of unknowns.
   if (kernel_known || d.installed || d.libcuda || !d.stub_libraries.empty() || d.wsl_libcuda) {

@@ -131,5 +131,22 @@ TEST(GpuNames, TheProbeNamesAGpuWithoutADriverFromItsPciId) {
   EXPECT_EQ(gpu.compute_capability, "8.6");
 }
 
+// An old driver names its GPUs but not their capability: the table completes it.
+TEST(GpuNames, TheProbeCompletesACapabilityTheDriverDidNotReport) {
+  const sys::ReplaySystem system(testing::linux_snapshot(
+      {{"driver", {{"installed", true}, {"version", "470.82.01"}}},
+       {"gpus",
+        {{{"index", 0}, {"name", "Tesla K80"}},
+         {{"index", 1}, {"name", "unnamed"}, {"pci_id", "10DE:1EB8"}},
+         {{"index", 2}, {"name", "NVIDIA Graphics Device"}},
+         {{"index", 3}, {"name", "Tesla T4"}, {"compute_capability", "7.5"}}}}}));
+  const Facts facts = probes::collect_facts(system, testing::embedded_kb());
+  ASSERT_EQ(facts.gpus.size(), 4u);
+  EXPECT_EQ(facts.gpus[0].compute_capability, "3.7");
+  EXPECT_EQ(facts.gpus[1].compute_capability, "7.5") << "by its PCI id (Tesla T4)";
+  EXPECT_FALSE(facts.gpus[2].compute_capability) << "a placeholder name stays unknown";
+  EXPECT_EQ(facts.gpus[3].compute_capability, "7.5");
+}
+
 }  // namespace
 }  // namespace gpuvet::kb
