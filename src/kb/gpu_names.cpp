@@ -24,7 +24,9 @@ std::optional<std::string> id_after(const std::string& lower, std::string_view m
     const size_t after = at + marker.size() + 4;
     const bool ends =
         after >= lower.size() || !std::isxdigit(static_cast<unsigned char>(lower[after]));
-    if (digits.size() == 4 && is_hex(digits) && ends) return digits;
+    // The marker starts a token ("0x" in "0x2504", not in "10x"), and the id is not the vendor's.
+    const bool starts = at == 0 || !std::isalnum(static_cast<unsigned char>(lower[at - 1]));
+    if (digits.size() == 4 && is_hex(digits) && ends && starts && digits != "10de") return digits;
   }
   return std::nullopt;
 }
@@ -75,8 +77,8 @@ bool is_board_word(std::string_view w) {
       "gpu", "mobile", "with", "max", "q",      "design", "lite", "hash", "rate",
       "lhr", "oem",    "hbm",  "smx", "mig",    "c",      "m",    "s",    "t"};
   if (std::find(words.begin(), words.end(), w) != words.end()) return true;
-  // sxm2 … sxm6, hbm2, hbm2e, hbm3, hbm3e
-  for (std::string_view stem : {"sxm", "hbm"}) {
+  // sxm2 … sxm6, hbm2, hbm2e, hbm3, hbm3e, gddr6, gddr6x
+  for (std::string_view stem : {"sxm", "hbm", "gddr"}) {
     if (w.starts_with(stem) && w.size() > stem.size() &&
         std::isdigit(static_cast<unsigned char>(w[stem.size()])))
       return true;
@@ -154,9 +156,32 @@ std::optional<std::string> stated_capability(const std::string& lower) {
       if (!minor.empty()) return major + "." + minor;
     }
   }
-  if (const size_t at = lower.find("capability sm_"); at != std::string::npos) {
-    const std::string sm = digits_at(at + 14);
-    if (sm.size() >= 2) return sm.substr(0, sm.size() - 1) + "." + sm.substr(sm.size() - 1);
+  if (const size_t at = lower.find("major="); at != std::string::npos) {
+    const std::string major = digits_at(at + 6);
+    const size_t minor_at = lower.find("minor=", at);
+    if (!major.empty() && minor_at != std::string::npos && minor_at < at + 16) {
+      const std::string minor = digits_at(minor_at + 6);
+      if (!minor.empty()) return major + "." + minor;
+    }
+  }
+  // PyTorch's "CUDA capability sm_120" and llama.cpp-style "(sm_120, ...)" after the name; not
+  // a bare sm_XX, which may be one of a build's list.
+  for (std::string_view marker : {"capability sm_", "(sm_"}) {
+    if (const size_t at = lower.find(marker); at != std::string::npos) {
+      const std::string sm = digits_at(at + marker.size());
+      if (sm.size() >= 2) return sm.substr(0, sm.size() - 1) + "." + sm.substr(sm.size() - 1);
+    }
+  }
+  return std::nullopt;
+}
+
+// NVML's pciDeviceId, the device id above the vendor's: "0x232110DE".
+std::optional<std::string> nvml_pci_device(const std::string& lower) {
+  for (size_t at = lower.find("0x"); at != std::string::npos; at = lower.find("0x", at + 2)) {
+    const std::string digits = lower.substr(at + 2, 8);
+    if (digits.size() == 8 && is_hex(digits) && digits.ends_with("10de") &&
+        (at + 10 >= lower.size() || !std::isxdigit(static_cast<unsigned char>(lower[at + 10]))))
+      return digits.substr(0, 4);
   }
   return std::nullopt;
 }
@@ -165,7 +190,7 @@ std::optional<std::string> stated_capability(const std::string& lower) {
 // : ", deviceQuery's and llama.cpp's "Device 0: ", Ultralytics' "CUDA:0 (", TensorFlow's
 // "name: ", gpumodeswitch's "Adapter: ".
 size_t name_start(const std::string& lower) {
-  for (std::string_view marker : {"product name", "name: ", "adapter: "}) {
+  for (std::string_view marker : {"product name", "device name", "name: ", "name='", "adapter: "}) {
     if (const size_t at = lower.find(marker); at != std::string::npos) {
       size_t from = at + marker.size();
       while (from < lower.size() && (lower[from] == ' ' || lower[from] == ':'))
@@ -173,15 +198,28 @@ size_t name_start(const std::string& lower) {
       return from;
     }
   }
-  for (std::string_view word : {"gpu ", "device ", "cuda:"}) {
-    if (!lower.starts_with(word)) continue;
-    size_t at = word.size();
-    while (at < lower.size() && std::isdigit(static_cast<unsigned char>(lower[at])))
-      ++at;
-    if (at == word.size()) continue;
-    if (lower.compare(at, 2, ": ") == 0) return at + 2;
-    if (lower.compare(at, 2, " (") == 0) return at + 2;
+  // nvidia-smi's table row: "|   0  NVIDIA B200     On  | 00000000:05:00.0 Off |".
+  size_t at = 0;
+  if (lower.starts_with("|")) {
+    at = lower.find_first_not_of(' ', 1);
+    const size_t digits = lower.find_first_not_of("0123456789", at);
+    if (at == std::string::npos || digits == at || digits == std::string::npos) return 0;
+    return lower.find_first_not_of(' ', digits);
   }
+  // "GPU 0: ", "GPU 0,1,2: ", "Device 0: ", "Device: ", "CUDA:0 (", "0: ".
+  for (std::string_view word : {"gpu ", "gpu", "device ", "device", "cuda:"}) {
+    if (lower.starts_with(word)) {
+      at = word.size();
+      break;
+    }
+  }
+  const size_t digits = at;
+  while (at < lower.size() &&
+         (std::isdigit(static_cast<unsigned char>(lower[at])) || (at > digits && lower[at] == ',')))
+    ++at;
+  const bool numbered = at > digits;
+  if (lower.compare(at, 2, ": ") == 0 && (numbered || digits > 0)) return at + 2;
+  if (lower.compare(at, 2, " (") == 0 && numbered) return at + 2;
   return 0;
 }
 
@@ -190,9 +228,13 @@ size_t name_start(const std::string& lower) {
 size_t name_end(const std::string& lower, size_t from) {
   size_t end = lower.size();
   for (std::string_view marker :
-       {",", " (uuid", " with cuda capability", " major:", " computecapability", "  ", " (10de,"}) {
+       {",", " (uuid", " with cuda capability", " major:", " computecapability", "  ", " (10de,",
+        " (sm_", "'", "\xef\xbc\x9a"}) {
     end = std::min(end, lower.find(marker, from));
   }
+  // In a framed line, what follows the name in parentheses is the tool's detail ("(AD102 /
+  // 0x26b9)"); a bare name keeps its own ("Orin (nvgpu)", "GB10 (DGX Spark)").
+  if (from > 0) end = std::min(end, lower.find(" (", from));
   return end;
 }
 
@@ -225,8 +267,9 @@ GpuQuery parse_gpu_query(std::string_view input) {
   q.device_id = id_after(lower, "ven_10de&dev_");
   if (!q.device_id) q.device_id = id_after(lower, "10de:");
   if (!q.device_id) q.device_id = id_after(lower, "(10de,");  // gpumodeswitch: (10DE,17FD,…)
-  if (!q.device_id && lower.size() == 6 && lower.starts_with("0x") && is_hex(lower.substr(2)))
-    q.device_id = lower.substr(2);
+  if (!q.device_id) q.device_id = id_after(lower, "10de ");   // "10DE 2C18-10DE 0000"
+  if (!q.device_id) q.device_id = nvml_pci_device(lower);
+  if (!q.device_id) q.device_id = id_after(lower, "0x");
   if (q.device_id && (lower.starts_with("pci\\") || lower.size() <= 9)) return q;
   q.stated_cc = stated_capability(lower);
   if (const size_t at = lower.find("nvidia corporation"); at != std::string::npos) {
