@@ -1,5 +1,7 @@
 #include "explain/explain.hpp"
 
+#include "kb/queries.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -7,6 +9,7 @@
 #include <set>
 
 #include "core/text.hpp"
+#include "kb/queries.hpp"
 
 namespace gpuvet::explain {
 
@@ -106,6 +109,12 @@ kb::MessageArgs args_of(const Cause& c, const kb::Messages& m) {
 }  // namespace
 
 bool Collector::on_line(size_t line_number, std::string_view line) {
+  // Frameworks name the device on "capability" lines (TensorFlow, PyTorch, llama.cpp) or after
+  // "name: " (TensorFlow 1): two plain searches per line, no regex.
+  if (device_lines_.size() < kMaxDeviceLines && (line.find("apability") != std::string_view::npos ||
+                                                 line.find("name: ") != std::string_view::npos)) {
+    device_lines_.emplace_back(line.substr(0, 500));
+  }
   for (auto& hit : signatures_.match(line)) {
     const Signature& sig = signatures_.all()[hit.signature];
     Cause& cause = by_cause_[sig.cause];
@@ -132,8 +141,10 @@ bool Collector::on_line(size_t line_number, std::string_view line) {
 
 std::vector<Cause> Collector::causes() const {
   std::vector<Cause> out;
-  for (const auto& [id, cause] : by_cause_)
+  for (const auto& [id, cause] : by_cause_) {
     out.push_back(cause);
+    out.back().device_lines = device_lines_;
+  }
   return out;
 }
 
@@ -147,6 +158,12 @@ std::vector<Cause> reason(std::vector<Cause> causes, const kb::Kb& kb, const kb:
       } else if (c.id.starts_with("cudnn.")) {
         if (auto cudnn = cudnn_of_library(lib->second)) c.captures.emplace("cudnn", *cudnn);
       }
+    }
+    // The device the log names, when no signature said its capability.
+    for (const auto& line : c.device_lines) {
+      if (c.captures.contains("cc")) break;
+      if (auto gpu = kb::find_gpu(kb, line); gpu && !gpu->compute_capability.empty())
+        c.captures.emplace("cc", gpu->compute_capability);
     }
     // TensorFlow appends LD_LIBRARY_PATH to "Could not load" lines: a toolkit of another CUDA
     // there means the runtime asked for is not missing but of the wrong version.

@@ -18,6 +18,8 @@ namespace gpuvet::explain {
 inline constexpr std::string_view kExplainSchema = "gpuvet.explain/1";
 // Evidence lines kept per cause: the first ones the log shows.
 inline constexpr size_t kMaxEvidence = 5;
+// Lines kept that may name the device.
+inline constexpr size_t kMaxDeviceLines = 4;
 
 struct Evidence {
   size_t line = 0;
@@ -32,6 +34,10 @@ struct Cause {
   std::vector<Evidence> evidence;
   std::map<std::string, std::string> captures;  // from the first hits that had them
   std::vector<std::string> signatures;
+  // The first lines of the log that may name the device ("… name: NVIDIA GeForce RTX 3060 …
+  // compute capability: 8.6", "… with CUDA capability sm_120 …"): what its capability is when no
+  // signature captured it.
+  std::vector<std::string> device_lines;
   std::string why;
   std::vector<std::string> fix;
   std::optional<bool> confirmed_by_facts;
@@ -47,6 +53,7 @@ class Collector {
  private:
   const Signatures& signatures_;
   std::map<std::string, Cause> by_cause_;
+  std::vector<std::string> device_lines_;
 };
 
 // What the checks found on the machine (live or a snapshot); absent with --no-facts.

@@ -509,5 +509,30 @@ TEST(ExplainFuzz, AdversarialBytesNeverCrashOrGrow) {
   }
 }
 
+// "No kernel image" says nothing of the device; the log's device line does.
+TEST(Explain, TheDeviceALogNamesGivesTheCapability) {
+  for (const char* device :
+       {"I tensorflow/core/common_runtime/gpu/gpu_device.cc:1616] Created device "
+        "/job:localhost/replica:0/task:0/device:GPU:0 with 5000 MB memory:  -> device: 0, "
+        "name: NVIDIA GeForce RTX 3060, pci bus id: 0000:01:00.0, compute capability: 8.6",
+        "Device 0: NVIDIA GeForce RTX 3060, compute capability 8.6, VMM: yes",
+        "name: GeForce RTX 3060 major: 8 minor: 6 memoryClockRate(GHz): 1.777"}) {
+    const auto causes = explain_text(
+        std::string(device) +
+        "\nRuntimeError: CUDA error: no kernel image is available for execution on the device\n");
+    const auto it = std::find_if(causes.begin(), causes.end(), [](const Cause& c) {
+      return c.id == "gpu.compute_capability_unsupported";
+    });
+    ASSERT_NE(it, causes.end()) << device;
+    EXPECT_EQ(it->captures.at("cc"), "8.6") << device;
+    EXPECT_NE(it->why.find("8.6"), std::string::npos) << it->why;
+  }
+  // Without a device line the capability stays unknown, not guessed.
+  const auto bare = explain_text(
+      "RuntimeError: CUDA error: no kernel image is available for execution on the device\n");
+  ASSERT_FALSE(bare.empty());
+  EXPECT_FALSE(bare.front().captures.contains("cc"));
+}
+
 }  // namespace
 }  // namespace gpuvet::explain
