@@ -6,6 +6,7 @@
 
 #include "core/text.hpp"
 #include "core/version.hpp"
+#include "frameworks/cc_support.hpp"
 #include "frameworks/framework.hpp"
 #include "kb/queries.hpp"
 #include "plan/cuda_releases.hpp"
@@ -119,27 +120,6 @@ Result<bool> Solver::check_driver(const Build& b, const Request& r, Evaluation& 
   return true;
 }
 
-struct Arch {
-  std::string cc;
-  bool ptx = false;
-};
-
-Arch parse_arch(const std::string& item) {
-  Arch a;
-  a.ptx = item.ends_with("+PTX");
-  a.cc = a.ptx ? item.substr(0, item.size() - 4) : item;
-  return a;
-}
-
-// A cubin for X.y runs on X.z with z >= y; PTX is JIT-compiled for any newer GPU.
-bool runs_on(const std::vector<std::string>& arch_list, const std::string& cc) {
-  return std::any_of(arch_list.begin(), arch_list.end(), [&](const std::string& item) {
-    const Arch a = parse_arch(item);
-    const bool same_major = version::major(a.cc) == version::major(cc);
-    return (same_major && !older(cc, a.cc)) || (a.ptx && !older(cc, a.cc));
-  });
-}
-
 Result<bool> Solver::check_compute_capability(const Build& b, const Request& r,
                                               Evaluation& e) const {
   if (!r.compute_capability) {
@@ -152,7 +132,7 @@ Result<bool> Solver::check_compute_capability(const Build& b, const Request& r,
                           text("plan.blocker.cc_below_build", {{"cc", cc}, {"min", *b.min_cc}})});
     return true;
   }
-  if (!b.arch_list.empty() && !runs_on(b.arch_list, cc)) {
+  if (!b.arch_list.empty() && !frameworks::arch_list_runs_on(b.arch_list, cc)) {
     e.blockers.push_back({"gpu.compute_capability_unsupported",
                           text("plan.blocker.cc_no_kernels",
                                {{"cc", cc}, {"arches", text::join(b.arch_list, ", ")}})});
