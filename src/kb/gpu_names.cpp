@@ -148,21 +148,17 @@ std::optional<std::string> stated_capability(const std::string& lower) {
       if (!minor.empty()) return major + "." + minor;
     }
   }
-  if (const size_t at = lower.find("major: "); at != std::string::npos) {
-    const std::string major = digits_at(at + 7);
-    const size_t minor_at = lower.find("minor: ", at);
-    if (!major.empty() && minor_at != std::string::npos && minor_at < at + 16) {
-      const std::string minor = digits_at(minor_at + 7);
-      if (!minor.empty()) return major + "." + minor;
-    }
-  }
-  if (const size_t at = lower.find("major="); at != std::string::npos) {
-    const std::string major = digits_at(at + 6);
-    const size_t minor_at = lower.find("minor=", at);
-    if (!major.empty() && minor_at != std::string::npos && minor_at < at + 16) {
-      const std::string minor = digits_at(minor_at + 6);
-      if (!minor.empty()) return major + "." + minor;
-    }
+  // TensorFlow 1's "major: 5 minor: 2", torch's _CudaDeviceProperties "major=8, minor=0".
+  for (const auto& [major_key, minor_key] :
+       {std::pair<std::string_view, std::string_view>{"major: ", "minor: "},
+        {"major=", "minor="}}) {
+    const size_t at = lower.find(major_key);
+    if (at == std::string::npos) continue;
+    const std::string major = digits_at(at + major_key.size());
+    const size_t minor_at = lower.find(minor_key, at);
+    if (major.empty() || minor_at == std::string::npos || minor_at > at + 16) continue;
+    const std::string minor = digits_at(minor_at + minor_key.size());
+    if (!minor.empty()) return major + "." + minor;
   }
   // PyTorch's "CUDA capability sm_120" and llama.cpp-style "(sm_120, ...)" after the name; not
   // a bare sm_XX, which may be one of a build's list.
