@@ -28,6 +28,8 @@ struct JsonField {
   const char* name;
   M T::*member;
   bool is_required = false;
+  // Written by a snapshot even when false or empty: "installed": false is an answer.
+  bool is_always = false;
   // For integer members: what a reader accepts.
   std::int64_t min = std::numeric_limits<std::int64_t>::min();
   std::int64_t max = std::numeric_limits<std::int64_t>::max();
@@ -35,6 +37,11 @@ struct JsonField {
   constexpr JsonField required() const {
     JsonField f = *this;
     f.is_required = true;
+    return f;
+  }
+  constexpr JsonField always() const {
+    JsonField f = *this;
+    f.is_always = true;
     return f;
   }
   constexpr JsonField within(std::int64_t lowest, std::int64_t highest) const {
@@ -60,8 +67,8 @@ concept JsonRecord = requires {
 };
 
 // How a writer shows what is unknown or empty: the check JSON prints every field (nullopt as
-// null); a snapshot leaves out nullopt, false and empty lists, which its reader reads back as
-// the same values.
+// null); a snapshot leaves out nullopt, false and empty lists (unless a field is always()),
+// which its reader reads back as the same values.
 enum class Absent { as_null, omitted };
 
 // Calls visit(field, value.*field.member) for each field, in order.
@@ -144,7 +151,7 @@ Json fields_to_json(const T& value, Absent absent) {
       } else if (absent == Absent::as_null) {
         j[field.name] = nullptr;
       }
-    } else if (absent == Absent::as_null || !json_detail::is_empty(v)) {
+    } else if (absent == Absent::as_null || field.is_always || !json_detail::is_empty(v)) {
       j[field.name] = json_value<Json>(v, absent);
     }
   });

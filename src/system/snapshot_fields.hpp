@@ -19,12 +19,13 @@ struct JsonFields<sys::CpuFeatures> {
 template <>
 struct JsonFields<sys::HostInfo> {
   using T = sys::HostInfo;
-  static constexpr auto fields = std::make_tuple(
-      json_field("os", &T::os).required(), json_field("os_name", &T::os_name),
-      json_field("os_version", &T::os_version), json_field("os_release", &T::os_release),
-      json_field("arch", &T::arch), json_field("wsl", &T::wsl),
-      json_field("container", &T::container), json_field("remote_session", &T::remote_session),
-      json_field("cwd", &T::cwd), json_field("cpu", &T::cpu));
+  static constexpr auto fields =
+      std::make_tuple(json_field("os", &T::os).required(), json_field("os_name", &T::os_name),
+                      json_field("os_version", &T::os_version),
+                      json_field("os_release", &T::os_release), json_field("arch", &T::arch),
+                      json_field("wsl", &T::wsl).always(), json_field("container", &T::container),
+                      json_field("remote_session", &T::remote_session).always(),
+                      json_field("cwd", &T::cwd), json_field("cpu", &T::cpu));
 };
 
 template <>
@@ -59,7 +60,7 @@ template <>
 struct JsonFields<sys::DriverAnswer> {
   using T = sys::DriverAnswer;
   static constexpr auto fields = std::make_tuple(
-      json_field("installed", &T::installed), json_field("version", &T::version),
+      json_field("installed", &T::installed).always(), json_field("version", &T::version),
       json_field("cuda_driver_version", &T::cuda_driver_version), json_field("error", &T::error));
 };
 
@@ -83,7 +84,7 @@ template <>
 struct JsonFields<sys::LoadAnswer> {
   using T = sys::LoadAnswer;
   static constexpr auto fields =
-      std::make_tuple(json_field("ok", &T::ok), json_field("path", &T::path),
+      std::make_tuple(json_field("ok", &T::ok).always(), json_field("path", &T::path),
                       json_field("version", &T::version), json_field("error", &T::error),
                       json_field("init_code", &T::init_code).within(INT_MIN, INT_MAX));
 };

@@ -133,7 +133,11 @@ TEST(JsonFields, TheCheckJsonShowsUnknownsAsNullAndASnapshotLeavesThemOut) {
   failed.error = "not found";
   EXPECT_EQ(fields_to_json<ordered_json>(failed, Absent::as_null).dump(),
             R"({"ok":false,"path":null,"version":null,"error":"not found","init_code":null})");
-  EXPECT_EQ(fields_to_json<json>(failed, Absent::omitted).dump(), R"({"error":"not found"})");
+  // "ok": false is the answer itself, so the snapshot keeps it (always()).
+  EXPECT_EQ(fields_to_json<json>(failed, Absent::omitted).dump(),
+            R"({"error":"not found","ok":false})");
+  EXPECT_EQ(fields_to_json<json>(sys::DriverAnswer{}, Absent::omitted).dump(),
+            R"({"installed":false})");
   // A list that is there but empty is not an unknown one.
   sys::Snapshot none;
   none.gpus.emplace();
