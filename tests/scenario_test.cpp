@@ -338,6 +338,38 @@ std::string problems_of(const json& document) {
   return problems_text(Expectation(document).problems());
 }
 
+// The advice of a scenario's finding: never to install what the report found installed.
+std::vector<std::string> fixes_of(const std::string& scenario, const std::string& id) {
+  const fs::path dir = fs::path(GPUVET_SCENARIO_DIR) / scenario;
+  auto snapshot = sys::load_snapshot_file((dir / "snapshot.json").string());
+  EXPECT_TRUE(snapshot) << scenario;
+  if (!snapshot) return {};
+  const sys::ReplaySystem system(std::move(*snapshot));
+  auto report = pipeline::diagnose(system, testing::embedded_kb(), testing::messages());
+  EXPECT_TRUE(report) << scenario;
+  if (!report) return {};
+  for (const auto& f : report->findings) {
+    if (f.id == id) return f.fix;
+  }
+  ADD_FAILURE() << scenario << ": no " << id;
+  return {};
+}
+
+bool any_contains(const std::vector<std::string>& texts, std::string_view part) {
+  return std::any_of(texts.begin(), texts.end(),
+                     [&](const std::string& t) { return t.find(part) != std::string::npos; });
+}
+
+TEST(ScenarioAdvice, WhatTheReportFoundIsMadeVisibleNotInstalledAgain) {
+  const auto installed =
+      fixes_of("windows10_toolkit_installed_not_on_path", "cuda.runtime_missing");
+  EXPECT_TRUE(any_contains(installed, "Nothing to install")) << ::testing::PrintToString(installed);
+  EXPECT_FALSE(any_contains(installed, "Install CUDA")) << ::testing::PrintToString(installed);
+  const auto saved = fixes_of("windows10_saved_path_names_cuda_path", "cuda.runtime_missing");
+  EXPECT_TRUE(any_contains(saved, "open a new one")) << ::testing::PrintToString(saved);
+  EXPECT_FALSE(any_contains(saved, "Install CUDA")) << ::testing::PrintToString(saved);
+}
+
 TEST(ScenarioHarness, AcceptsTheMinimalExpectation) {
   EXPECT_EQ(problems_of(minimal_expectation()), "");
 }

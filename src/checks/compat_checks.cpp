@@ -168,6 +168,20 @@ Result<bool> check_driver_too_old(const CheckContext& context, std::vector<Findi
   return true;
 }
 
+namespace {
+
+// A toolkit the probes found whose version is the framework's CUDA (major.minor).
+const CudaToolkitFact* toolkit_of(const Facts& facts, const std::optional<std::string>& cuda) {
+  if (!cuda) return nullptr;
+  const std::string wanted = version::prefix(*cuda, 2);
+  for (const auto& toolkit : facts.cuda_toolkits) {
+    if (toolkit.version && version::prefix(*toolkit.version, 2) == wanted) return &toolkit;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
 // ---- gpu.compute_capability_unsupported ------------------------------------------------------
 
 namespace {
@@ -498,12 +512,31 @@ Result<bool> check_framework_libraries(const CheckContext& context,
                 context.text("compat.lib.new_terminal_evidence", {{"path", *lib.new_terminal}}));
             finding->fix.push_back(context.text("compat.lib.new_terminal_fix"));
           }
-          const std::string fix_key =
-              std::string(cudnn ? "compat.lib.missing_fix_cudnn" : "compat.lib.missing_fix_cuda") +
-              (windows ? "_windows" : "");
           kb::MessageArgs fix_args = args;
           fix_args.emplace_back("cuda", fw.cuda.value_or("?"));
-          finding->fix.push_back(context.text(fix_key, fix_args));
+          // Never advise installing what the report found: a toolkit of that CUDA is there, only
+          // not on this terminal's search path.
+          const CudaToolkitFact* installed =
+              cudart ? toolkit_of(context.facts(), fw.cuda) : nullptr;
+          if (installed) {
+            fix_args.emplace_back("root", installed->root);
+            fix_args.emplace_back("found", installed->version.value_or("?"));
+            finding->evidence.push_back(
+                context.text("compat.lib.installed_not_visible_evidence", fix_args));
+          }
+          if (lib.new_terminal) {
+            // The new terminal's fix above is the whole fix.
+          } else if (installed) {
+            finding->fix.push_back(context.text(windows
+                                                    ? "compat.lib.installed_not_visible_fix_windows"
+                                                    : "compat.lib.installed_not_visible_fix",
+                                                fix_args));
+          } else {
+            const std::string fix_key = std::string(cudnn ? "compat.lib.missing_fix_cudnn"
+                                                          : "compat.lib.missing_fix_cuda") +
+                                        (windows ? "_windows" : "");
+            finding->fix.push_back(context.text(fix_key, fix_args));
+          }
           finding->affects.push_back(env.path);
           findings.push_back(std::move(*finding));
           continue;

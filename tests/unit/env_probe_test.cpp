@@ -44,6 +44,26 @@ TEST(EnvProbe, WindowsPathSplitsOnSemicolons) {
   EXPECT_TRUE(f.env.ld_library_path.empty());
 }
 
+// The saved Path as a new terminal expands it: the machine's variables, then the user's (which
+// win, Path excepted), then this process's for what neither key holds.
+TEST(EnvProbe, TheSavedPathIsExpandedAsANewTerminalWould) {
+  const Facts f = probe(testing::windows_snapshot(
+      {{"env", {{"Path", "C:\\Windows\\system32"}, {"SystemRoot", "C:\\Windows"}}},
+       {"registry",
+        {{"HKLM/SYSTEM/CurrentControlSet/Control/Session Manager/Environment",
+          {{"Path", "%CUDA_PATH%\\bin;%SystemRoot%\\system32;%NOT_SET%\\bin;%TOOLS%\\sbin"},
+           {"CUDA_PATH", "%ProgramRoot%\\CUDA\\v11.2"},
+           {"ProgramRoot", "C:\\Machine"},
+           {"TOOLS", "C:\\MachineTools"}}},
+         {"HKCU/Environment", {{"Path", "%TOOLS%\\bin"}, {"TOOLS", "D:\\UserTools"}}}}}}));
+  EXPECT_EQ(f.env.saved_path, (std::vector<std::string>{
+                                  "C:/Machine/CUDA/v11.2/bin", "C:/Windows/system32",
+                                  "%NOT_SET%/bin", "C:/MachineTools/sbin", "D:/UserTools/bin"}));
+  EXPECT_EQ(f.env.saved_path_only,
+            (std::vector<std::string>{"C:/Machine/CUDA/v11.2/bin", "%NOT_SET%/bin",
+                                      "C:/MachineTools/sbin", "D:/UserTools/bin"}));
+}
+
 TEST(EnvProbe, CredentialsInsideKeptValuesAreScrubbed) {
   const Facts f = probe(testing::linux_snapshot(
       {{"env", {{"CONDA_CHANNEL_URL", "https://user:pass@conda.example.org/channel"}}}}));
