@@ -519,7 +519,10 @@ Result<bool> check_framework_libraries(const CheckContext& context,
           const CudaToolkitFact* installed =
               cudart ? toolkit_of(context.facts(), fw.cuda) : nullptr;
           if (installed) {
-            fix_args.emplace_back("root", installed->root);
+            // What the user types into Windows' Path takes its own separators.
+            std::string root = installed->root;
+            if (windows) std::replace(root.begin(), root.end(), '/', '\\');
+            fix_args.emplace_back("root", root);
             fix_args.emplace_back("found", installed->version.value_or("?"));
             finding->evidence.push_back(
                 context.text("compat.lib.installed_not_visible_evidence", fix_args));
