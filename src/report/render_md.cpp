@@ -73,7 +73,7 @@ std::string render_md(const Report& report, const kb::Messages& m) {
     for (const auto& d : details)
       joined += (joined.empty() ? "" : "<br>") + cell(d);
     out += fmt::format("| {} | {} | {} |\n", name, worst ? severity_mark(*worst) : "·",
-                       joined.empty() ? cell(m.text("report.unknown")) : joined);
+                       joined.empty() ? cell(empty_layer_text(report.facts, layer, m)) : joined);
   }
 
   out += fmt::format("\n### {}\n\n", m.text("report.md.findings"));

@@ -72,7 +72,7 @@ void render_layer(std::string& out, const Report& report, Layer layer, const kb:
   if (facts.empty()) {
     start_line();
     out += paint("·", fmt::emphasis::faint) + " " +
-           paint(m.text("report.unknown"), fmt::emphasis::faint) + "\n";
+           paint(empty_layer_text(report.facts, layer, m), fmt::emphasis::faint) + "\n";
     return;
   }
   for (const auto& line : facts) {

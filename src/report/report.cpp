@@ -149,6 +149,12 @@ std::vector<FactLine> layer_fact_lines(const Facts& facts, Layer layer, const kb
   return lines;
 }
 
+std::string empty_layer_text(const Facts& facts, Layer layer, const kb::Messages& m) {
+  const std::string key = fmt::format("report.searched.{}", to_string(layer));
+  if (facts.os.family == "windows" && m.has(key + ".windows")) return m.text(key + ".windows");
+  return m.has(key) ? m.text(key) : m.text("report.unknown");
+}
+
 std::vector<const Finding*> findings_to_fix(const std::vector<Finding>& findings) {
   std::vector<const Finding*> out;
   for (Severity wanted : {Severity::error, Severity::warning}) {

@@ -24,6 +24,9 @@ std::string render_md(const Report& report, const kb::Messages& messages);
 
 // Shared by the renderers.
 std::string describe_os(const Facts& facts, const kb::Messages& messages);
+// What a layer with no facts says: what was searched for it on this platform ("no CUDA toolkit:
+// looked in PATH, …"), or for the runtime how to learn more.
+std::string empty_layer_text(const Facts& facts, Layer layer, const kb::Messages& messages);
 // What the facts say about one layer, a line per item; empty when nothing is known. A line that
 // reports an absence ("no NVIDIA driver") is not a pass.
 struct FactLine {
