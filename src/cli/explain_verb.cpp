@@ -22,7 +22,7 @@ int run_explain(const ExplainArgs& args, const kb::Kb& kb, const kb::Messages& m
   const explain::LineSink sink = [&](size_t n, std::string_view line) {
     return collector.on_line(n, line);
   };
-  const auto filter = [&](std::string_view lines) { return signatures->first_candidate(lines); };
+  const auto filter = [&](std::string_view lines) { return collector.first_candidate(lines); };
   const auto read = args.has_text ? explain::read_log_text(args.text, sink, filter)
                                   : explain::read_log_file(args.input, sink, filter);
   if (!read) {

@@ -106,15 +106,33 @@ kb::MessageArgs args_of(const Cause& c, const kb::Messages& m) {
   return args;
 }
 
+// Frameworks name the device on "capability" lines (TensorFlow, PyTorch, llama.cpp) or after
+// "name: " (TensorFlow 1): two plain searches, no regex.
+size_t first_device_marker(std::string_view text) {
+  return std::min(text.find("apability"), text.find("name: "));
+}
+
+// The capability of the first of the log's device lines the GPU tables resolve.
+std::optional<std::string> device_capability(const std::vector<std::string>& lines,
+                                             const kb::Kb& kb) {
+  for (const auto& line : lines) {
+    if (auto gpu = kb::find_gpu(kb, line); gpu && !gpu->compute_capability.empty())
+      return gpu->compute_capability;
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
+size_t Collector::first_candidate(std::string_view text) const {
+  const size_t signature = signatures_.first_candidate(text);
+  if (device_lines_.size() >= kMaxDeviceLines) return signature;
+  return std::min(signature, first_device_marker(text));
+}
+
 bool Collector::on_line(size_t line_number, std::string_view line) {
-  // Frameworks name the device on "capability" lines (TensorFlow, PyTorch, llama.cpp) or after
-  // "name: " (TensorFlow 1): two plain searches per line, no regex.
-  if (device_lines_.size() < kMaxDeviceLines && (line.find("apability") != std::string_view::npos ||
-                                                 line.find("name: ") != std::string_view::npos)) {
+  if (device_lines_.size() < kMaxDeviceLines && first_device_marker(line) != std::string_view::npos)
     device_lines_.emplace_back(line.substr(0, 500));
-  }
   for (auto& hit : signatures_.match(line)) {
     const Signature& sig = signatures_.all()[hit.signature];
     Cause& cause = by_cause_[sig.cause];
@@ -150,6 +168,9 @@ std::vector<Cause> Collector::causes() const {
 
 std::vector<Cause> reason(std::vector<Cause> causes, const kb::Kb& kb, const kb::Messages& m,
                           const std::optional<MachineFindings>& machine) {
+  // Every cause carries the same device lines: resolve them once.
+  const std::optional<std::string> device_cc =
+      causes.empty() ? std::nullopt : device_capability(causes.front().device_lines, kb);
   for (auto& c : causes) {
     // Interpretation: the library asked for names the CUDA or cuDNN it belongs to.
     if (const auto lib = c.captures.find("lib"); lib != c.captures.end()) {
@@ -160,11 +181,7 @@ std::vector<Cause> reason(std::vector<Cause> causes, const kb::Kb& kb, const kb:
       }
     }
     // The device the log names, when no signature said its capability.
-    for (const auto& line : c.device_lines) {
-      if (c.captures.contains("cc")) break;
-      if (auto gpu = kb::find_gpu(kb, line); gpu && !gpu->compute_capability.empty())
-        c.captures.emplace("cc", gpu->compute_capability);
-    }
+    if (device_cc) c.captures.emplace("cc", *device_cc);
     // TensorFlow appends LD_LIBRARY_PATH to "Could not load" lines: a toolkit of another CUDA
     // there means the runtime asked for is not missing but of the wrong version.
     const auto other = c.captures.find("other");

@@ -34,9 +34,8 @@ struct Cause {
   std::vector<Evidence> evidence;
   std::map<std::string, std::string> captures;  // from the first hits that had them
   std::vector<std::string> signatures;
-  // The first lines of the log that may name the device ("… name: NVIDIA GeForce RTX 3060 …
-  // compute capability: 8.6", "… with CUDA capability sm_120 …"): what its capability is when no
-  // signature captured it.
+  // The capability of the device the log names ("… name: NVIDIA GeForce RTX 3060 … compute
+  // capability: 8.6", "… with CUDA capability sm_120 …"), resolved once in reason().
   std::vector<std::string> device_lines;
   std::string why;
   std::vector<std::string> fix;
@@ -48,6 +47,9 @@ class Collector {
  public:
   explicit Collector(const Signatures& signatures) : signatures_(signatures) {}
   bool on_line(size_t line_number, std::string_view line);
+  // The fast path's filter: where in many lines a signature, or a line naming the device, could
+  // first be. Lines before it are never given to on_line.
+  size_t first_candidate(std::string_view text) const;
   std::vector<Cause> causes() const;
 
  private:

@@ -51,7 +51,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   gpuvet::explain::LogReader reader(
       [&](std::size_t n, std::string_view line) { return collector.on_line(n, line); });
   reader.set_candidate_finder(
-      [&](std::string_view lines) { return s.signatures.first_candidate(lines); });
+      [&](std::string_view lines) { return collector.first_candidate(lines); });
   const std::size_t cut = size == 0 ? 0 : data[0] % (size + 1);
   if (reader.feed(bytes.substr(0, cut)) && reader.feed(bytes.substr(cut))) (void)reader.finish();
   const auto causes = gpuvet::explain::reason(collector.causes(), s.kb, s.messages, std::nullopt);

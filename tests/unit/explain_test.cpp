@@ -45,8 +45,10 @@ const Signatures& signatures() {
 std::vector<Cause> explain_text(std::string_view text,
                                 const std::optional<MachineFindings>& machine = std::nullopt) {
   Collector collector(signatures());
+  // With the fast path's filter, as `gpuvet explain` reads: lines before a candidate are skipped.
   auto read = read_log_text(
-      text, [&](size_t n, std::string_view line) { return collector.on_line(n, line); });
+      text, [&](size_t n, std::string_view line) { return collector.on_line(n, line); },
+      [&](std::string_view lines) { return collector.first_candidate(lines); });
   EXPECT_TRUE(read.ok());
   return reason(collector.causes(), testing::embedded_kb(), testing::messages(), machine);
 }
