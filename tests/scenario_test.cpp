@@ -11,6 +11,8 @@
 //   "present": [{"id": ..., "severity": ...}]   findings that must be there (info ones, mostly)
 //   "absent":  ["id", ...]                      findings that must not be there, at any severity
 //   "facts":   {"/json/pointer": value}         selected values of the check --json "facts"
+//   "follows": {"id": "root id" | null}         what each listed finding follows from (null: it
+//                                               is a cause of its own); every finding of that id
 // Every id must be in data/taxonomy.csv, so a misspelt id is a failure, not a vacuous assertion.
 #include <gtest/gtest.h>
 
@@ -86,6 +88,7 @@ class Expectation {
   std::vector<std::pair<std::string, std::optional<std::string>>> present;  // id, severity
   IdSet absent;
   std::vector<std::pair<std::string, json>> facts;  // JSON pointer, value
+  std::map<std::string, std::optional<std::string>> follows;  // id -> root, nullopt: none
 
  private:
   void problem(std::string text) { problems_.push_back(std::move(text)); }
@@ -131,7 +134,8 @@ class Expectation {
 
   void read(const json& document) {
     if (!keys(document, "expected.json",
-              {"description", "doubt", "findings", "summary", "present", "absent", "facts"},
+              {"description", "doubt", "findings", "summary", "present", "absent", "facts",
+               "follows"},
               {"description", "findings", "summary"})) {
       return;
     }
@@ -192,6 +196,22 @@ class Expectation {
             problem("\"" + pointer + "\" in \"facts\" is no JSON pointer (it starts with /)");
           } else {
             facts.emplace_back(pointer, value);
+          }
+        }
+      }
+    }
+    if (document.contains("follows")) {
+      if (!document["follows"].is_object()) {
+        problem("\"follows\" must be an object of finding ids");
+      } else {
+        for (const auto& [key, root] : document["follows"].items()) {
+          IdSet seen;
+          id(json(key), "\"follows\"", seen);
+          if (root.is_null()) {
+            follows[key] = std::nullopt;
+          } else {
+            id(root, "follows." + key, seen);
+            if (root.is_string()) follows[key] = root.get<std::string>();
           }
         }
       }
@@ -296,6 +316,21 @@ TEST_P(Scenario, MatchesExpectations) {
   }
   for (const auto& id : expected.absent) {
     if (severities.contains(id)) differ("unexpected finding " + id + " (\"absent\")");
+  }
+  for (const auto& [id, root] : expected.follows) {
+    bool seen = false;
+    for (const auto& f : actual["findings"]) {
+      if (f["id"] != id) continue;
+      seen = true;
+      const std::optional<std::string> actual_root =
+          f["follows_from"].is_string() ? std::optional(f["follows_from"].get<std::string>())
+                                        : std::nullopt;
+      if (actual_root != root) {
+        differ("finding " + id + " follows from " + actual_root.value_or("nothing") +
+               ", expected " + root.value_or("nothing") + " (\"follows\")");
+      }
+    }
+    if (!seen) differ("no finding " + id + " (\"follows\")");
   }
   for (const auto& [pointer, value] : expected.facts) {
     try {

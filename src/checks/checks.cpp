@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <set>
+#include <utility>
 
 #include "core/paths.hpp"
 
@@ -56,18 +58,42 @@ const std::vector<Check>& all_checks() {
   return checks;
 }
 
-// Bottom-up: a machine-wide error in the hardware or driver layer (no GPU, a GPU this process
-// cannot see, no driver, a device that does not initialise) explains every problem above it.
-void mark_what_follows(std::vector<Finding>& findings) {
-  const auto root = std::find_if(findings.begin(), findings.end(), [](const Finding& f) {
-    return f.severity == Severity::error && f.affects.empty() &&
-           (f.layer == Layer::hardware || f.layer == Layer::driver);
+namespace {
+
+// Whether the cause concerns what the consequence concerns: the whole machine, or a shared
+// environment or toolkit.
+bool same_concern(const Finding& cause, const Finding& consequence) {
+  if (cause.affects.empty()) return true;
+  return std::any_of(cause.affects.begin(), cause.affects.end(), [&](const std::string& a) {
+    return std::find(consequence.affects.begin(), consequence.affects.end(), a) !=
+           consequence.affects.end();
   });
-  if (root == findings.end()) return;
+}
+
+bool is_problem(const Finding& f) {
+  return f.severity == Severity::error || f.severity == Severity::warning;
+}
+
+}  // namespace
+
+Result<bool> mark_what_follows(const kb::Kb& kb, std::vector<Finding>& findings) {
+  auto tree = kb.table("fault_tree");
+  if (!tree) return tree.error();
+  const kb::Table& t = **tree;
+  std::set<std::pair<std::string, std::string>> explains;
+  for (size_t row = 0; row < t.size(); ++row)
+    explains.emplace(t.cell(row, "cause"), t.cell(row, "consequence"));
+  // Findings are sorted lowest layer first: the first cause that explains a finding is its root.
   for (auto& f : findings) {
-    if (&f == &*root || f.layer <= root->layer) continue;
-    if (f.severity == Severity::error || f.severity == Severity::warning) f.follows_from = root->id;
+    if (!is_problem(f)) continue;
+    for (const auto& cause : findings) {
+      if (&cause == &f || !is_problem(cause) || cause.id == f.id) continue;
+      if (!explains.count({cause.id, f.id}) || !same_concern(cause, f)) continue;
+      f.follows_from = cause.id;
+      break;
+    }
   }
+  return true;
 }
 
 Result<std::vector<Finding>> run_checks(const CheckContext& context) {
@@ -81,7 +107,7 @@ Result<std::vector<Finding>> run_checks(const CheckContext& context) {
     if (a.layer != b.layer) return a.layer < b.layer;
     return a.severity > b.severity;
   });
-  mark_what_follows(findings);
+  if (auto marked = mark_what_follows(context.kb(), findings); !marked) return marked.error();
   return findings;
 }
 

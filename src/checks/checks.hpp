@@ -45,6 +45,10 @@ struct Check {
 
 const std::vector<Check>& all_checks();
 
+// Marks each finding that follows from another (data/fault_tree.csv: a row names the pair, and the
+// cause concerns the whole machine or the same environment or toolkit).
+Result<bool> mark_what_follows(const kb::Kb& kb, std::vector<Finding>& findings);
+
 // Runs every check; findings come back in fault-tree order, the worst first within a layer.
 Result<std::vector<Finding>> run_checks(const CheckContext& context);
 

@@ -1,5 +1,7 @@
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include <nlohmann/json.hpp>
 
 #include "report/report.hpp"
@@ -56,6 +58,12 @@ std::string render_md(const Report& report, const kb::Messages& m) {
     const std::string name = m.text(fmt::format("report.layer.{}", to_string(layer)));
     std::vector<std::string> details;
     std::optional<Severity> worst;
+    const bool has_findings = std::any_of(report.findings.begin(), report.findings.end(),
+                                          [&](const Finding& f) { return f.layer == layer; });
+    if (has_findings && layer == Layer::hardware) {
+      for (const auto& line : layer_fact_lines(report.facts, layer, m))
+        details.push_back(line.text);
+    }
     for (const auto& f : report.findings) {
       if (f.layer != layer) continue;
       if (!worst || f.severity > *worst) worst = f.severity;
@@ -91,7 +99,8 @@ std::string render_md(const Report& report, const kb::Messages& m) {
   const auto to_fix = findings_to_fix(report.findings);
   out += to_fix.empty() ? m.text("report.no_problems")
                         : m.text("report.fix_first",
-                                 {{"title", to_fix.front()->title}, {"id", to_fix.front()->id}});
+                                 {{"title", to_fix.front()->title},
+                                  {"id", chain_of(*to_fix.front(), report.findings)}});
   out += fmt::format(
       "\n{} · {}\n",
       m.text("report.counts", {{"errors", std::to_string(report.summary.errors)},

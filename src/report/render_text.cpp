@@ -1,6 +1,9 @@
 #include <fmt/color.h>
 
 #include <fmt/format.h>
+
+#include <algorithm>
+
 #include "report/paint.hpp"
 
 #include "core/text.hpp"
@@ -57,6 +60,16 @@ void render_layer(std::string& out, const Report& report, Layer layer, const kb:
     out += first ? head : continuation;
     first = false;
   };
+  const bool has_findings = std::any_of(report.findings.begin(), report.findings.end(),
+                                        [&](const Finding& f) { return f.layer == layer; });
+  // The GPU's identity stays on its row when there is a problem with it (named from its PCI id
+  // when no driver answers), so the findings below say which GPU they mean.
+  if (has_findings && layer == Layer::hardware) {
+    for (const auto& line : layer_fact_lines(report.facts, layer, m)) {
+      start_line();
+      out += paint("·", fmt::emphasis::faint) + " " + line.text + "\n";
+    }
+  }
   for (const auto& f : report.findings) {
     if (f.layer != layer) continue;
     start_line();
@@ -92,7 +105,8 @@ void render_verdict(std::string& out, const Report& report, const kb::Messages& 
   } else {
     const Finding& first = *to_fix.front();
     out += " " +
-           paint(m.text("report.fix_first", {{"title", first.title}, {"id", first.id}}),
+           paint(m.text("report.fix_first",
+                  {{"title", first.title}, {"id", chain_of(first, report.findings)}}),
                  fmt::emphasis::bold) +
            "\n";
     for (const auto& fix : first.fix)

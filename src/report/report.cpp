@@ -155,16 +155,48 @@ std::string empty_layer_text(const Facts& facts, Layer layer, const kb::Messages
   return m.has(key) ? m.text(key) : m.text("report.unknown");
 }
 
+// Causes before what follows from them; among causes, those that explain an error (or are one)
+// first, lowest layer first.
 std::vector<const Finding*> findings_to_fix(const std::vector<Finding>& findings) {
-  std::vector<const Finding*> out;
-  for (Severity wanted : {Severity::error, Severity::warning}) {
-    for (Layer layer : kAllLayers) {
-      for (const auto& f : findings) {
-        if (f.layer == layer && f.severity == wanted) out.push_back(&f);
-      }
+  const auto is_problem = [](const Finding& f) {
+    return f.severity == Severity::error || f.severity == Severity::warning;
+  };
+  const auto worst_of = [&](const Finding& root) {
+    Severity worst = root.severity;
+    for (const auto& f : findings) {
+      if (f.follows_from == root.id && f.severity > worst) worst = f.severity;
+    }
+    return worst;
+  };
+  std::vector<const Finding*> roots;
+  std::vector<const Finding*> followers;
+  for (const auto& f : findings) {
+    if (!is_problem(f)) continue;
+    (f.follows_from ? followers : roots).push_back(&f);
+  }
+  std::stable_sort(roots.begin(), roots.end(), [&](const Finding* a, const Finding* b) {
+    const Severity wa = worst_of(*a);
+    const Severity wb = worst_of(*b);
+    if (wa != wb) return wa > wb;
+    return a->layer < b->layer;
+  });
+  std::stable_sort(followers.begin(), followers.end(), [](const Finding* a, const Finding* b) {
+    if (a->severity != b->severity) return a->severity > b->severity;
+    return a->layer < b->layer;
+  });
+  roots.insert(roots.end(), followers.begin(), followers.end());
+  return roots;
+}
+
+std::string chain_of(const Finding& root, const std::vector<Finding>& findings) {
+  std::vector<std::string> followers;
+  for (const auto& f : findings) {
+    if (f.follows_from == root.id &&
+        std::find(followers.begin(), followers.end(), f.id) == followers.end()) {
+      followers.push_back(f.id);
     }
   }
-  return out;
+  return followers.empty() ? root.id : root.id + " → " + text::join(followers, ", ");
 }
 
 }  // namespace gpuvet::report

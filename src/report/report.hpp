@@ -35,7 +35,11 @@ struct FactLine {
 };
 std::vector<FactLine> layer_fact_lines(const Facts& facts, Layer layer,
                                        const kb::Messages& messages);
-// The findings to act on, in the order to act: errors, then warnings, lowest layer first.
+// The findings to act on, in the order to act: the causes first (those behind an error before the
+// rest, lowest layer first), then what follows from them.
+// A cause and what follows from it, as "cuda.path_order → cudnn.version_mismatch".
+std::string chain_of(const Finding& root, const std::vector<Finding>& findings);
+
 std::vector<const Finding*> findings_to_fix(const std::vector<Finding>& findings);
 
 }  // namespace gpuvet::report

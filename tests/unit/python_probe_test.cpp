@@ -945,7 +945,8 @@ namespace gpuvet::probes {
 namespace {
 
 // A machine-wide failure below explains what goes wrong above it.
-TEST(FaultTree, ProblemsAboveNoGpuFollowFromIt) {
+// A missing CUDA runtime is a problem of its own: a GPU would not bring it (data/fault_tree.csv).
+TEST(FaultTree, MissingRuntimeDoesNotFollowFromNoGpu) {
   const std::string site = "/srv/tf/lib/python3.11/site-packages";
   Tree t;
   t.text("/srv/tf/pyvenv.cfg", "version = 3.11.4\n")
@@ -966,7 +967,7 @@ TEST(FaultTree, ProblemsAboveNoGpuFollowFromIt) {
     }
     if (finding.id == "cuda.runtime_missing") {
       saw_follower = true;
-      EXPECT_EQ(finding.follows_from, "gpu.none");
+      EXPECT_FALSE(finding.follows_from);
     }
   }
   EXPECT_TRUE(saw_root);
