@@ -310,7 +310,7 @@ TEST(Plan, UnknownFrameworksAndVersionsAreErrorsNotGuesses) {
                                                                        {"paddle", "1.8"},
                                                                        {"onnxruntime", "0.5"},
                                                                        {"tensorflow", "3.0"},
-                                                                       {"tensorflow", "2.20"},
+                                                                       {"tensorflow", "2.30"},
                                                                        {"torch", "0.4"}}) {
     auto p = make_plan(ask(framework, version, "linux", "8.6", "550.54.14", "3.10"), embedded_kb(),
                        messages());
