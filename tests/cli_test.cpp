@@ -411,11 +411,54 @@ TEST(CliPlan, OpenFieldsComeFromTheSnapshot) {
   const auto doc = nlohmann::json::parse(from_snapshot.out);
   EXPECT_EQ(doc["request"]["os"], "windows");
   EXPECT_EQ(doc["request"]["driver"], "452.06");
+  EXPECT_EQ(doc["request"]["origins"]["driver"], "snapshot");
+  EXPECT_EQ(doc["request"]["origins"]["gpu"], "snapshot");
+  // The active environment's Python is a preference, not a constraint.
+  EXPECT_TRUE(doc["request"]["python"].is_null());
+  EXPECT_EQ(doc["request"]["preferred_python"], "3.7");
   const Outcome from_flags =
       gpuvet("plan tensorflow==2.1 --json --os windows --gpu \"" +
-             doc["request"]["gpu"].get<std::string>() + "\" --driver 452.06 --python " +
-             doc["request"]["python"].get<std::string>());
-  EXPECT_EQ(from_flags.out, from_snapshot.out);
+             doc["request"]["gpu"].get<std::string>() + "\" --driver 452.06 --python 3.7");
+  const auto flags = nlohmann::json::parse(from_flags.out);
+  EXPECT_EQ(flags["request"]["origins"]["driver"], "flag");
+  EXPECT_EQ(flags["request"]["origins"]["python"], "flag");
+  EXPECT_EQ(flags["options"], doc["options"]);
+  EXPECT_EQ(flags["outcome"], doc["outcome"]);
+}
+
+// Planning for another OS takes nothing from this machine, and a Python outside the wished
+// release's range is no blocker: the plan makes an environment with one it supports.
+TEST(CliPlan, PythonIsAChoiceAndAnotherOsUsesNothingOfTheMachine) {
+  const std::string snapshot =
+      std::string(GPUVET_SCENARIO_DIR) + "/linux_torch_cu121/snapshot.json";
+  const Outcome other_os =
+      gpuvet("plan tensorflow==2.10 --os windows --json --snapshot " + snapshot);
+  EXPECT_EQ(other_os.status, 0) << other_os.out << other_os.err;
+  const auto doc = nlohmann::json::parse(other_os.out);
+  EXPECT_TRUE(doc["request"]["gpu"].is_null());
+  EXPECT_TRUE(doc["request"]["driver"].is_null());
+  EXPECT_TRUE(doc["request"]["preferred_python"].is_null());
+  EXPECT_EQ(doc["request"]["origins"]["os"], "flag");
+  EXPECT_TRUE(doc["blockers"].empty()) << other_os.out;
+  // --python does constrain.
+  const Outcome constrained = gpuvet("plan tensorflow==2.10 --os windows --python 3.11 --json");
+  EXPECT_EQ(constrained.status, 1);
+  EXPECT_EQ(nlohmann::json::parse(constrained.out)["blockers"][0]["id"],
+            "python.version_unsupported");
+}
+
+// --env plans for an existing environment: its Python constrains; an unknown one is an error.
+TEST(CliPlan, EnvironmentFlagUsesThatEnvironmentsPython) {
+  const std::string snapshot =
+      std::string(GPUVET_SCENARIO_DIR) + "/windows10_gtx1060_tf21_all_green/snapshot.json";
+  const Outcome here = gpuvet("plan tensorflow==2.10 --here --json --snapshot " + snapshot);
+  const auto doc = nlohmann::json::parse(here.out);
+  EXPECT_EQ(doc["request"]["python"], "3.7");
+  EXPECT_EQ(doc["request"]["origins"]["python"], "environment");
+  EXPECT_FALSE(doc["request"]["environment"].is_null());
+  const Outcome unknown = gpuvet("plan tensorflow==2.10 --env C:/nowhere --snapshot " + snapshot);
+  EXPECT_EQ(unknown.status, 2);
+  EXPECT_NE(unknown.err.find("C:/nowhere"), std::string::npos) << unknown.err;
 }
 
 TEST(CliPlan, WriteDirectoryGetsTheEnvironmentFiles) {
@@ -460,7 +503,7 @@ TEST(CliPlan, BadRequestsAreOneLineWithExitTwo) {
         "plan tensorflow==2.x", "plan torch --os mac", "plan torch --cc 86",
         "plan torch --cc 8.6.1", "plan torch --gpu \"RTX 3061 Ultra\" --os linux",
         "plan torch --gpu x --cc 8.6", "plan torch --driver 5a5", "plan torch --python three",
-        "plan jax==0.4.20 --os linux", "plan torch --snapshot /nonexistent.json",
+        "plan jax==0.1 --os linux", "plan torch --snapshot /nonexistent.json",
         "plan torch --cuda 99.9 --os linux --cc 8.6 "
         "--driver 550.54.14 --python 3.10"}) {
     const Outcome run = gpuvet(args);

@@ -14,6 +14,7 @@
 #include "core/text.hpp"
 #include "core/version.hpp"
 #include "frameworks/framework.hpp"
+#include "kb/driver_rule.hpp"
 #include "kb/queries.hpp"
 
 namespace gpuvet::checks {
@@ -21,52 +22,6 @@ namespace gpuvet::checks {
 namespace {
 
 // ---- driver.too_old --------------------------------------------------------------------------
-
-struct DriverNeed {
-  std::optional<std::string> release_min;  // the toolkit driver of the release (Table 3)
-  std::string release_label;
-  std::string release_source;
-  std::optional<std::string> compat_min;  // the minor-version-compatibility floor (CUDA >= 11)
-  std::string compat_source;
-};
-
-// What a CUDA version needs from the driver on this platform. For a full version the release's
-// row; for major.minor the lowest of its releases (the GA); for a bare major only the floor.
-Result<DriverNeed> driver_need(const kb::Kb& kb, const std::string& cuda, bool windows) {
-  DriverNeed need;
-  const std::string column = windows ? "min_driver_windows" : "min_driver_linux";
-  auto releases = kb.table("cuda_releases");
-  if (!releases) return releases.error();
-  const kb::Table& t = **releases;
-  if (cuda.find('.') != std::string::npos) {
-    for (size_t row = 0; row < t.size(); ++row) {
-      const std::string& v = t.cell(row, "version");
-      const std::string label_version = text::split(t.cell(row, "label"), ' ').front();
-      const bool matches =
-          v == cuda || kb::version_has_prefix(v, cuda) || (v.empty() && label_version == cuda);
-      const std::string& driver = t.cell(row, column);
-      if (!matches || !version::is_dotted(driver)) continue;
-      if (!need.release_min || version::compare(driver, *need.release_min) < 0) {
-        need.release_min = driver;
-        need.release_label = t.cell(row, "label");
-        need.release_source = t.cell(row, "source");
-      }
-    }
-  }
-  auto compat = kb::rows_where(kb, "cuda_minor_compat", "cuda_major", version::major(cuda));
-  if (!compat) return compat.error();
-  if (!compat->empty()) {
-    const kb::Row& row = compat->front();
-    const std::string& exact = row.get(windows ? "min_driver_windows" : "min_driver_linux");
-    if (version::is_dotted(exact)) {
-      need.compat_min = exact;
-    } else if (version::is_dotted(row.get("min_driver"))) {
-      need.compat_min = row.get("min_driver");
-    }
-    need.compat_source = row.get("source");
-  }
-  return need;
-}
 
 struct CudaUser {
   std::string cuda;
@@ -123,21 +78,19 @@ Result<bool> check_driver_too_old(const CheckContext& context, std::vector<Findi
   const bool windows = f.os.family == "windows";
   const std::string platform = windows ? "Windows" : "Linux";
   for (const auto& user : cuda_users(context)) {
-    auto need = driver_need(context.kb(), user.cuda, windows);
+    auto need = kb::driver_requirement(context.kb(), user.cuda, windows);
     if (!need) return need.error();
-    const bool below_release =
-        need->release_min && version::compare(driver, *need->release_min) < 0;
-    const bool below_floor = need->compat_min && version::compare(driver, *need->compat_min) < 0;
-    const bool has_compat = need->compat_min.has_value();
-    if (!below_release && !below_floor) continue;
     // CUDA 11 and later run on an older driver of the same major (minor-version compatibility),
     // with limits; before 11, and below the major's floor, the runtime does not load.
-    const bool fails = below_floor || (!has_compat && below_release);
+    const kb::DriverFit fit = kb::driver_fit(*need, driver);
+    if (fit == kb::DriverFit::fits || fit == kb::DriverFit::unknown) continue;
+    const bool fails = fit == kb::DriverFit::too_old;
+    const std::string unknown = context.text("report.unknown_value");
     const kb::MessageArgs args = {
         {"driver", driver},
         {"cuda", user.cuda},
-        {"min", fails && below_floor ? *need->compat_min : need->release_min.value_or("?")},
-        {"release_min", need->release_min.value_or("?")},
+        {"min", (fails ? need->oldest() : need->release_min).value_or(unknown)},
+        {"release_min", need->release_min.value_or(unknown)},
         {"platform", platform}};
     auto finding =
         context.finding("driver.too_old", fails ? Severity::error : Severity::warning,
@@ -153,10 +106,10 @@ Result<bool> check_driver_too_old(const CheckContext& context, std::vector<Findi
                                                   {"platform", platform},
                                                   {"source", need->release_source}}));
     }
-    if (need->compat_min) {
+    if (need->compat_floor) {
       finding->evidence.push_back(
           context.text("driver.too_old.compat", {{"major", version::major(user.cuda)},
-                                                 {"min", *need->compat_min},
+                                                 {"min", *need->compat_floor},
                                                  {"platform", platform},
                                                  {"source", need->compat_source}}));
     }
@@ -418,7 +371,7 @@ Result<bool> check_cuda_version_mismatch(const CheckContext& context, const Pyth
   }
   if (others.empty()) return false;
   const bool windows = context.facts().os.family == "windows";
-  auto need = driver_need(context.kb(), *fw.cuda, windows);
+  auto need = kb::driver_requirement(context.kb(), *fw.cuda, windows);
   if (!need) return need.error();
   const kb::MessageArgs args = {
       {"package", fw.package},

@@ -37,6 +37,7 @@ Result<plan::Request> request_from_flags(const PlanArgs& args, const kb::Kb& kb,
     return make_error(m.text("plan.error.version_format", {{"spec", args.spec}}));
   }
   r.os = args.os;
+  if (!r.os.empty()) r.origins.os = "flag";
   if (!args.cc.empty()) {
     if (!well_formed(args.cc, 2, 2)) return make_error(m.text("plan.error.cc_format"));
     r.compute_capability = args.cc;
@@ -47,13 +48,16 @@ Result<plan::Request> request_from_flags(const PlanArgs& args, const kb::Kb& kb,
     r.gpu = args.gpu;
     r.compute_capability = *cc;
   }
+  if (r.compute_capability) r.origins.gpu = "flag";
   if (!args.driver.empty()) {
     if (!well_formed(args.driver, 1, 4)) return make_error(m.text("plan.error.driver_format"));
     r.driver = args.driver;
+    r.origins.driver = "flag";
   }
   if (!args.python.empty()) {
     if (!well_formed(args.python, 2, 3)) return make_error(m.text("plan.error.python_format"));
     r.python = version::prefix(args.python, 2);
+    r.origins.python = "flag";
   }
   if (!args.cuda.empty()) {
     if (!well_formed(args.cuda, 1, 2)) return make_error(m.text("plan.error.cuda_format"));
@@ -62,8 +66,9 @@ Result<plan::Request> request_from_flags(const PlanArgs& args, const kb::Kb& kb,
   return r;
 }
 
-bool has_open_fields(const plan::Request& r) {
-  return r.os.empty() || !r.compute_capability || !r.driver || !r.python;
+bool has_open_fields(const plan::Request& r, const PlanArgs& args) {
+  return r.os.empty() || !r.compute_capability || !r.driver || !r.python || args.here ||
+         !args.env.empty();
 }
 
 }  // namespace
@@ -72,12 +77,14 @@ int run_plan(const PlanArgs& args, const kb::Kb& kb, const kb::Messages& message
              const std::function<Result<std::unique_ptr<sys::System>>()>& open_system, bool color) {
   auto request = request_from_flags(args, kb, messages);
   if (!request) return fail(request.error().message);
-  if (has_open_fields(*request)) {
+  if (has_open_fields(*request, args)) {
     auto system = open_system();
     if (!system) return fail(system.error().message);
     auto report = pipeline::diagnose(**system, kb, messages);
     if (!report) return fail(report.error().message);
-    auto completed = plan::complete_from_facts(std::move(*request), report->facts, kb, messages);
+    const plan::MachineUse use{args.snapshot.empty() ? "machine" : "snapshot", args.env, args.here};
+    auto completed =
+        plan::complete_from_facts(std::move(*request), report->facts, kb, messages, use);
     if (!completed) return fail(completed.error().message);
     request = std::move(*completed);
   }
@@ -99,7 +106,7 @@ int run_plan(const PlanArgs& args, const kb::Kb& kb, const kb::Messages& message
     }
     print(out);
   }
-  return result->feasible ? kExitOk : kExitFound;
+  return result->outcome == plan::Outcome::feasible ? kExitOk : kExitFound;
 }
 
 namespace {
@@ -133,6 +140,10 @@ VerbRun declare_plan(CLI::App& command) {
   command.add_option("--driver", args.driver, "The NVIDIA driver version");
   command.add_option("--python", args.python, "The Python version, X.Y");
   command.add_option("--cuda", args.cuda, "Only builds for this CUDA version, X.Y");
+  auto* env = command.add_option(
+      "--env", args.env, "Plan for this existing environment (its Python constrains the plan)");
+  command.add_flag("--here", args.here, "Plan for the active environment (its Python constrains)")
+      ->excludes(env);
   command.add_option("--snapshot", args.snapshot,
                      "Take what is not given from a snapshot instead of this machine");
   command.add_option("--write", args.write_dir,

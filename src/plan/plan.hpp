@@ -24,13 +24,33 @@ struct Request {
   std::optional<std::string> driver;
   std::optional<std::string> python;  // X.Y
   std::optional<std::string> cuda;    // only builds for this CUDA (a prefix); never from facts
+  // Python is a choice, not a constraint: `python` constrains only when given (--python) or when
+  // the plan is for an existing environment (--env, --here). This machine's Python is a
+  // preference: the new environment uses it when the build supports it.
+  std::optional<std::string> preferred_python;
+  std::optional<std::string> env_path;  // install into this existing environment
+  bool env_is_conda = false;
+  // Where each input came from: flag, snapshot, machine, environment, default (empty: unknown).
+  struct Origins {
+    std::string os, gpu, driver, python;
+  } origins;
 };
 
-// Fills what the request leaves open from the machine's facts: the OS (WSL2 counts as wsl2), the
-// first GPU and its compute capability (from the KB when the driver did not say), the driver, the
-// Python of the active environment.
+// How a plan uses the machine: `origin` names it ("machine" or "snapshot"); `env` (--env PATH)
+// or `here` (--here, the active environment) plan for an existing environment, whose Python
+// then constrains the plan.
+struct MachineUse {
+  std::string origin = "machine";
+  std::string env;
+  bool here = false;
+};
+
+// Fills what the request leaves open from the machine's facts: the OS (WSL2 counts as wsl2); and,
+// only when the plan is for this machine's OS, the first GPU and its compute capability (from the
+// KB when the driver did not say), the driver, this machine's Python as a preference, and the
+// environment of --env / --here. An --env that is not found is an error.
 Result<Request> complete_from_facts(Request request, const Facts& facts, const kb::Kb& kb,
-                                    const kb::Messages& messages);
+                                    const kb::Messages& messages, const MachineUse& use = {});
 // --gpu NAME: the compute capability from the KB; an unknown name is an error.
 Result<std::string> compute_capability_of(const kb::Kb& kb, const kb::Messages& messages,
                                           const std::string& gpu);
@@ -59,11 +79,20 @@ struct Option {
   std::vector<Step> steps;
   std::vector<std::string> notes;
   bool alternative = false;  // offered because the exact wish is infeasible
+  // False when the KB cannot settle whether the build runs here (its compiled architectures are
+  // unknown); `unknowns` says what is missing. Such an option ranks below verified ones.
+  bool verified = true;
+  std::vector<std::string> unknowns;
 };
+
+// feasible: a verified option fits; unverified: options fit as far as the KB knows, none verified;
+// infeasible: nothing fits (blockers say why).
+enum class Outcome { feasible, unverified, infeasible };
 
 struct Plan {
   Request request;
-  bool feasible = false;
+  Outcome outcome = Outcome::infeasible;
+  bool feasible = false;        // outcome == feasible
   std::vector<Option> options;  // ranked, best first
   std::vector<Blocker> blockers;
 };

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "core/paths.hpp"
 #include "core/text.hpp"
 #include "core/version.hpp"
 #include "kb/queries.hpp"
@@ -28,10 +29,59 @@ Result<std::string> compute_capability_of(const kb::Kb& kb, const kb::Messages& 
                                   {{"gpu", gpu}}));
 }
 
+namespace {
+
+std::string os_of(const Facts& facts) {
+  return facts.os.wsl ? "wsl2" : facts.os.family == "windows" ? "windows" : "linux";
+}
+
+bool same_path(const std::string& a, const std::string& b, bool windows) {
+  std::string x = paths::normalize(a), y = paths::normalize(b);
+  while (x.size() > 1 && x.back() == '/')
+    x.pop_back();
+  while (y.size() > 1 && y.back() == '/')
+    y.pop_back();
+  return windows ? text::to_lower(x) == text::to_lower(y) : x == y;
+}
+
+// --env PATH or --here: the environment the plan installs into, and its Python as a constraint.
+Result<bool> use_environment(Request& request, const Facts& facts, const kb::Messages& messages,
+                             const MachineUse& use) {
+  const bool windows = facts.os.family == "windows";
+  const PythonEnvFact* chosen = nullptr;
+  for (const auto& env : facts.python_envs) {
+    if (use.here ? env.active : same_path(env.path, use.env, windows)) {
+      chosen = &env;
+      break;
+    }
+  }
+  if (!chosen) {
+    return make_error(use.here ? messages.text("plan.error.no_active_env")
+                               : messages.text("plan.error.env_unknown", {{"env", use.env}}));
+  }
+  request.env_path = chosen->path;
+  request.env_is_conda = chosen->kind == "conda";
+  if (!request.python && chosen->python) {
+    request.python = version::prefix(*chosen->python, 2);
+    request.origins.python = "environment";
+  }
+  return true;
+}
+
+}  // namespace
+
 Result<Request> complete_from_facts(Request request, const Facts& facts, const kb::Kb& kb,
-                                    const kb::Messages& messages) {
+                                    const kb::Messages& messages, const MachineUse& use) {
   if (request.os.empty()) {
-    request.os = facts.os.wsl ? "wsl2" : facts.os.family == "windows" ? "windows" : "linux";
+    request.os = os_of(facts);
+    request.origins.os = use.origin;
+  }
+  // Planning for another OS uses nothing of this machine.
+  if (request.os != os_of(facts)) {
+    if (use.here || !use.env.empty()) {
+      return make_error(messages.text("plan.error.env_other_os", {{"os", request.os}}));
+    }
+    return request;
   }
   const GpuFact* gpu = facts.gpus.empty() ? nullptr : &facts.gpus.front();
   if (!request.gpu && !request.compute_capability && gpu) {
@@ -41,6 +91,7 @@ Result<Request> complete_from_facts(Request request, const Facts& facts, const k
       if (auto cc = compute_capability_of(kb, messages, *gpu->name); cc)
         request.compute_capability = *cc;
     }
+    request.origins.gpu = use.origin;
   }
   // A GPU no driver answers for (the driver is what the plan will install) is known by its PCI id.
   if (!request.gpu && !request.compute_capability && !gpu) {
@@ -48,16 +99,20 @@ Result<Request> complete_from_facts(Request request, const Facts& facts, const k
       if (!pci.compute_capability) continue;
       request.gpu = pci.name;
       request.compute_capability = pci.compute_capability;
+      request.origins.gpu = use.origin;
       break;
     }
   }
   if (!request.driver && facts.driver && facts.driver->version) {
     request.driver = facts.driver->version;
+    request.origins.driver = use.origin;
   }
-  if (!request.python) {
+  if (use.here || !use.env.empty()) {
+    if (auto ok = use_environment(request, facts, messages, use); !ok) return ok.error();
+  } else if (!request.python) {
     for (const auto& env : facts.python_envs) {
       if (env.active && env.python) {
-        request.python = version::prefix(*env.python, 2);
+        request.preferred_python = version::prefix(*env.python, 2);
         break;
       }
     }

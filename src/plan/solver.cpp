@@ -8,6 +8,7 @@
 #include "core/version.hpp"
 #include "frameworks/cc_support.hpp"
 #include "frameworks/framework.hpp"
+#include "kb/driver_rule.hpp"
 #include "kb/queries.hpp"
 #include "plan/cuda_releases.hpp"
 #include "plan/plan.hpp"
@@ -23,6 +24,8 @@ struct Evaluation {
   std::vector<Blocker> blockers;
   std::vector<std::string> notes;
   int risks = 0;  // things that may still fail: only PTX JIT for this GPU, minor compatibility
+  int unknown_facts = 0;              // facts the KB lacks (a minimum driver): ranks lower
+  std::vector<std::string> unknowns;  // what keeps the fit from being verified (arch lists)
   std::optional<std::string> min_driver;
   std::optional<std::string> driver_floor;
 };
@@ -73,32 +76,20 @@ bool Solver::matches_version(const Build& b) const {
          (b.series && kb::version_has_prefix(wish, b.version));
 }
 
+// The same rule as check's driver.too_old (kb/driver_rule.hpp). WSL2 runs on the Windows driver.
 Result<bool> Solver::check_driver(const Build& b, const Request& r, Evaluation& e) const {
-  const std::string column = r.os == "linux" ? "min_driver_linux" : "min_driver_windows";
+  kb::DriverRequirement need;
   if (b.min_driver_override) {
-    e.min_driver = e.driver_floor = b.min_driver_override;
+    need.release_min = need.compat_floor = b.min_driver_override;
   } else if (b.cuda) {
-    const std::string cuda = cuda_minor(*b.cuda);
-    auto releases = releases_of(kb_, cuda);
-    if (!releases) return releases.error();
-    for (const auto& row : *releases) {
-      const std::string value = row.get(column);
-      if (!value.empty() && (!e.min_driver || older(value, *e.min_driver))) e.min_driver = value;
-    }
-    e.driver_floor = e.min_driver;
-    if (std::stoi(version::major(cuda)) >= 11) {
-      auto compat = kb::rows_where(kb_, "cuda_minor_compat", "cuda_major", version::major(cuda));
-      if (!compat) return compat.error();
-      if (!compat->empty()) {
-        std::string floor = compat->front().get(column);
-        if (floor.empty()) floor = compat->front().get("min_driver");
-        if (!floor.empty() && (!e.driver_floor || older(floor, *e.driver_floor))) {
-          e.driver_floor = floor;
-        }
-      }
-    }
+    auto found = kb::driver_requirement(kb_, cuda_minor(*b.cuda), r.os != "linux");
+    if (!found) return found.error();
+    need = std::move(*found);
   }
+  e.min_driver = need.release_min ? need.release_min : need.oldest();
+  e.driver_floor = need.oldest();
   if (!e.min_driver) {
+    ++e.unknown_facts;
     e.notes.push_back(text("plan.note.min_driver_unknown", {{"os", r.os}}));
     return true;
   }
@@ -106,20 +97,30 @@ Result<bool> Solver::check_driver(const Build& b, const Request& r, Evaluation& 
     e.notes.push_back(text("plan.note.driver_unknown", {{"min", *e.min_driver}}));
     return true;
   }
-  if (e.driver_floor && older(*r.driver, *e.driver_floor)) {
-    e.blockers.push_back(
-        {"driver.too_old",
-         text("plan.blocker.driver_too_old",
-              {{"driver", *r.driver}, {"min", *e.driver_floor}, {"cuda", b.cuda.value_or("?")}})});
-  } else if (older(*r.driver, *e.min_driver)) {
-    ++e.risks;
-    e.notes.push_back(
-        text("plan.note.minor_compat",
-             {{"driver", *r.driver}, {"min", *e.min_driver}, {"cuda", b.cuda.value_or("?")}}));
+  const std::string cuda = b.cuda ? cuda_minor(*b.cuda) : text("plan.text.unknown");
+  switch (kb::driver_fit(need, *r.driver)) {
+    case kb::DriverFit::too_old:
+      e.blockers.push_back(
+          {"driver.too_old",
+           text("plan.blocker.driver_too_old",
+                {{"driver", *r.driver}, {"min", *e.driver_floor}, {"cuda", cuda}})});
+      break;
+    case kb::DriverFit::minor_compat:
+      ++e.risks;
+      e.notes.push_back(text("plan.note.minor_compat",
+                             {{"driver", *r.driver}, {"min", *e.min_driver}, {"cuda", cuda}}));
+      break;
+    case kb::DriverFit::fits:
+    case kb::DriverFit::unknown:
+      break;
   }
   return true;
 }
 
+// Code for the GPU: the build's compiled architectures when the KB lists them (SASS of the GPU's
+// major at or below its minor, or PTX at or below it); without the list, the build's lowest
+// architecture and its CUDA's newest bound it, and what they cannot settle is an unknown that
+// makes the option unverified, never quietly feasible.
 Result<bool> Solver::check_compute_capability(const Build& b, const Request& r,
                                               Evaluation& e) const {
   if (!r.compute_capability) {
@@ -132,28 +133,38 @@ Result<bool> Solver::check_compute_capability(const Build& b, const Request& r,
                           text("plan.blocker.cc_below_build", {{"cc", cc}, {"min", *b.min_cc}})});
     return true;
   }
-  if (!b.arch_list.empty() && !frameworks::arch_list_runs_on(b.arch_list, cc)) {
-    e.blockers.push_back({"gpu.compute_capability_unsupported",
-                          text("plan.blocker.cc_no_kernels",
-                               {{"cc", cc}, {"arches", text::join(b.arch_list, ", ")}})});
+  if (!b.arch_list.empty()) {
+    if (!frameworks::arch_list_runs_on(b.arch_list, cc)) {
+      e.blockers.push_back({"gpu.compute_capability_unsupported",
+                            text("plan.blocker.cc_no_kernels",
+                                 {{"cc", cc}, {"arches", text::join(b.arch_list, ", ")}})});
+    }
     return true;
   }
-  if (!b.cuda) return true;
+  const std::string build = text::join(
+      std::vector<std::string>{b.package.empty() ? b.framework : b.package, b.version, b.variant},
+      " ");
+  if (!b.cuda) {
+    e.unknowns.push_back(text("plan.unknown.arch_list", {{"build", build}, {"cc", cc}}));
+    return true;
+  }
   const std::string cuda = cuda_minor(*b.cuda);
   auto support = kb::rows_for_range(kb_, "cuda_arch_support", "cuda_from", "cuda_to", cuda);
   if (!support) return support.error();
-  if (support->empty()) return true;
-  const std::string min_sm = support->front().get("min_sm");
-  const std::string max_sm = support->front().get("max_sm");
+  const std::string min_sm = support->empty() ? "" : support->front().get("min_sm");
+  const std::string max_sm = support->empty() ? "" : support->front().get("max_sm");
   if (!min_sm.empty() && older(cc, min_sm)) {
     e.blockers.push_back(
         {"gpu.compute_capability_unsupported",
          text("plan.blocker.cc_below_cuda", {{"cc", cc}, {"cuda", cuda}, {"min", min_sm}})});
-  } else if (!max_sm.empty() && older(max_sm, cc)) {
-    ++e.risks;
-    e.notes.push_back(text("plan.note.cc_newer_than_cuda", {{"cc", cc}, {"cuda", cuda}}));
+  } else if (max_sm.empty() || older(max_sm, cc)) {
+    // A CUDA older than the GPU's architecture compiles no code for it: only PTX of an older
+    // architecture could run, and the KB does not say whether the build ships any.
+    e.unknowns.push_back(
+        text("plan.unknown.cc_newer_than_cuda", {{"cc", cc}, {"cuda", cuda}, {"build", build}}));
+  } else if (!b.min_cc) {
+    e.unknowns.push_back(text("plan.unknown.arch_list", {{"build", build}, {"cc", cc}}));
   }
-  if (!b.min_cc && b.arch_list.empty()) e.notes.push_back(text("plan.note.build_min_cc_unknown"));
   return true;
 }
 
@@ -161,6 +172,7 @@ void Solver::check_python(const Build& b, const Request& r, Evaluation& e) const
   if (!b.python_min || !b.python_max) {
     const frameworks::Framework* framework = frameworks::find(b.framework);
     if (!framework || framework->python_range_expected) {
+      ++e.unknown_facts;
       e.notes.push_back(text("plan.note.python_range_unknown"));
     }
     return;
@@ -196,12 +208,15 @@ Result<Option> Solver::make_option(const Build& b, const Request& r, const Evalu
   o.driver_floor = e.driver_floor;
   o.notes = e.notes;
   o.alternative = alternative;
+  o.verified = e.unknowns.empty();
+  o.unknowns = e.unknowns;
   if (auto steps = add_install_steps(o, r, kb_, messages_); !steps) return steps.error();
   return o;
 }
 
-// Builds come newest first; those with risks go after those without, so that a build that
-// surely runs beats a newer one that may not.
+// Verified options first, then those whose facts (minimum driver, Python range) are all known;
+// then the newest release; within a release the build with fewer risks (minor-version
+// compatibility).
 Result<std::vector<Option>> Solver::feasible(const std::vector<Build>& builds, const Request& r,
                                              size_t limit) const {
   std::vector<std::pair<const Build*, Evaluation>> fitting;
@@ -210,8 +225,20 @@ Result<std::vector<Option>> Solver::feasible(const std::vector<Build>& builds, c
     if (!e) return e.error();
     if (e->blockers.empty()) fitting.emplace_back(&b, std::move(*e));
   }
-  std::stable_sort(fitting.begin(), fitting.end(),
-                   [](const auto& a, const auto& b) { return a.second.risks < b.second.risks; });
+  const auto release = [](const Build& b) {
+    return version::is_dotted(b.version) ? b.version : std::string("0");
+  };
+  std::stable_sort(fitting.begin(), fitting.end(), [&](const auto& a, const auto& b) {
+    const bool a_verified = a.second.unknowns.empty();
+    const bool b_verified = b.second.unknowns.empty();
+    if (a_verified != b_verified) return a_verified;
+    if (a.second.unknown_facts != b.second.unknown_facts) {
+      return a.second.unknown_facts < b.second.unknown_facts;
+    }
+    const int newer = version::compare(release(*a.first), release(*b.first));
+    if (newer != 0) return newer > 0;
+    return a.second.risks < b.second.risks;
+  });
   std::vector<Option> out;
   for (const auto& [build, evaluation] : fitting) {
     if (out.size() >= limit) break;
@@ -376,7 +403,8 @@ Result<Plan> Solver::solve() {
   auto options = feasible(on_platform, request_, kMaxOptions);
   if (!options) return options.error();
   if (!options->empty()) {
-    plan.feasible = true;
+    plan.outcome = options->front().verified ? Outcome::feasible : Outcome::unverified;
+    plan.feasible = plan.outcome == Outcome::feasible;
     plan.options = std::move(*options);
     return plan;
   }

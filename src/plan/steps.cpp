@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "core/text.hpp"
 #include "core/version.hpp"
 #include "frameworks/framework.hpp"
@@ -39,6 +41,7 @@ class StepWriter {
   Result<bool> cudnn_step();
   Result<bool> runtime_step();
   void environment_step();
+  void existing_environment_step();
   void path_step();
   void install_step();
   void verify_step();
@@ -71,9 +74,15 @@ Result<bool> StepWriter::package_spec() {
 }
 
 void StepWriter::driver_step() {
-  const std::string min = o_.min_driver.value_or("?");
   const std::vector<std::string> check = {
       "nvidia-smi --query-gpu=name,driver_version --format=csv"};
+  if (!o_.min_driver) {
+    std::vector<std::string> commands = {std::string("# ") + kDriverDownload};
+    commands.insert(commands.end(), check.begin(), check.end());
+    add(text("plan.step.driver_unknown_min", {{"cuda", cuda_}}), commands);
+    return;
+  }
+  const std::string& min = *o_.min_driver;
   if (r_.driver && o_.min_driver && !older(*r_.driver, *o_.min_driver)) {
     add(text("plan.step.driver_ok", {{"driver", *r_.driver}, {"min", min}}), check);
     return;
@@ -181,10 +190,20 @@ Result<bool> StepWriter::runtime_step() {
 }
 
 void StepWriter::environment_step() {
+  if (r_.env_path) {
+    existing_environment_step();
+    return;
+  }
   const std::string python = environment_python(o_, r_);
   const std::string name = environment_name(o_);
   o_.environment_python = python;
-  const bool machine_python = r_.python && version::prefix(*r_.python, 2) == python;
+  const auto installed = r_.python ? r_.python : r_.preferred_python;
+  const bool machine_python = installed && version::prefix(*installed, 2) == python;
+  // This machine's Python is outside the build's range: say why the environment gets another.
+  if (!r_.python && r_.preferred_python && !machine_python && !python.empty()) {
+    o_.notes.push_back(
+        text("plan.note.other_python", {{"machine", *r_.preferred_python}, {"python", python}}));
+  }
   std::vector<std::string> commands;
   if (python.empty() || machine_python) {
     if (windows()) {
@@ -202,6 +221,25 @@ void StepWriter::environment_step() {
   add(text(python.empty() ? "plan.step.environment_any" : "plan.step.environment",
            {{"python", python}, {"name", name}}),
       commands);
+}
+
+// --env / --here: the packages go into the environment the user has.
+void StepWriter::existing_environment_step() {
+  const std::string& path = *r_.env_path;
+  o_.environment_python = r_.python.value_or("");
+  std::string command;
+  if (r_.env_is_conda) {
+    command = fmt::format("conda activate \"{}\"", path);
+  } else if (windows()) {
+    std::string native = path;
+    std::replace(native.begin(), native.end(), '/', '\\');
+    command = fmt::format("\"{}\\Scripts\\activate\"", native);
+  } else {
+    command = fmt::format(". \"{}/bin/activate\"", path);
+  }
+  add(text("plan.step.environment_existing",
+           {{"env", path}, {"python", r_.python.value_or(text("plan.text.unknown"))}}),
+      {command});
 }
 
 void StepWriter::path_step() {
@@ -266,11 +304,12 @@ std::string toolkit_folder(const std::string& platform, const std::string& cuda)
 
 std::string environment_python(const Option& option, const Request& request) {
   const Build& b = option.build;
-  if (request.python) {
-    const std::string wish = version::prefix(*request.python, 2);
-    const bool in_range = (!b.python_min || !older(wish, *b.python_min)) &&
-                          (!b.python_max || !older(*b.python_max, wish));
-    if (in_range) return wish;
+  const auto in_range = [&](const std::string& python) {
+    return (!b.python_min || !older(python, *b.python_min)) &&
+           (!b.python_max || !older(*b.python_max, python));
+  };
+  for (const auto& wish : {request.python, request.preferred_python}) {
+    if (wish && in_range(version::prefix(*wish, 2))) return version::prefix(*wish, 2);
   }
   return b.python_max.value_or("");
 }

@@ -97,10 +97,10 @@ std::string render_md(const Report& report, const kb::Messages& m) {
 
   out += fmt::format("\n### {}\n\n", m.text("report.md.verdict"));
   const auto to_fix = findings_to_fix(report.findings);
-  out += to_fix.empty() ? m.text("report.no_problems")
-                        : m.text("report.fix_first",
-                                 {{"title", to_fix.front()->title},
-                                  {"id", chain_of(*to_fix.front(), report.findings)}});
+  out += to_fix.empty()
+             ? m.text("report.no_problems")
+             : m.text("report.fix_first", {{"title", to_fix.front()->title},
+                                           {"id", chain_of(*to_fix.front(), report.findings)}});
   out += fmt::format(
       "\n{} · {}\n",
       m.text("report.counts", {{"errors", std::to_string(report.summary.errors)},

@@ -18,6 +18,10 @@ ordered or_null(const std::optional<std::string>& value) {
   return value ? ordered(*value) : ordered(nullptr);
 }
 
+std::optional<std::string> origin_or_null(const std::string& origin) {
+  return origin.empty() ? std::nullopt : std::optional<std::string>(origin);
+}
+
 ordered option_json(const plan::Option& o) {
   const plan::Build& b = o.build;
   ordered steps = ordered::array();
@@ -32,7 +36,9 @@ ordered option_json(const plan::Option& o) {
                {"cudnn", or_null(b.cudnn)},
                {"min_driver", or_null(o.min_driver)},
                {"steps", steps},
-               {"notes", o.notes}};
+               {"notes", o.notes},
+               {"verified", o.verified},
+               {"unknowns", o.unknowns}};
   j["variant"] = b.variant.empty() ? ordered(nullptr) : ordered(b.variant);
   j["index_url"] = or_null(o.index_url);
   j["driver_floor"] = or_null(o.driver_floor);
@@ -57,15 +63,61 @@ std::string summary_line(const plan::Option& o, const kb::Messages& m) {
   if (b.python_min && b.python_max) {
     line += ", " + m.text("plan.text.python", {{"min", *b.python_min}, {"max", *b.python_max}});
   }
-  line += ", CUDA " + b.cuda.value_or("?");
+  line += ", " + (b.cuda ? "CUDA " + *b.cuda : m.text("plan.text.cuda_unknown"));
   // A build without a cuDNN of its own (CuPy) says nothing about it unless its wheels bring one.
   if (b.cudnn) {
     line += ", cuDNN " + *b.cudnn;
   } else if (b.wheels_bring_cuda) {
     line += ", cuDNN " + m.text("plan.text.cudnn_with_wheels");
   }
-  line += ", " + m.text("plan.text.driver", {{"min", o.min_driver.value_or("?")}});
+  line += ", " + (o.min_driver ? m.text("plan.text.driver", {{"min", *o.min_driver}})
+                               : m.text("plan.text.driver_unknown_min"));
+  if (!o.verified) line += " (" + m.text("plan.text.unverified_mark") + ")";
   return line;
+}
+
+// "8.6 (given)": a value and where it came from.
+std::string with_origin(const std::string& value, const std::string& origin,
+                        const kb::Messages& m) {
+  if (origin.empty()) return value;
+  return value + " (" + m.text("plan.text.origin." + origin) + ")";
+}
+
+std::string request_line(const plan::Request& r, const std::string& wish, const kb::Messages& m) {
+  const std::string unknown = m.text("plan.text.unknown");
+  std::string gpu = unknown;
+  if (r.gpu || r.compute_capability) {
+    const std::string cc = r.compute_capability.value_or(unknown);
+    gpu = with_origin(r.gpu ? m.text("plan.text.gpu", {{"gpu", *r.gpu}, {"cc", cc}})
+                            : m.text("plan.text.gpu_cc", {{"cc", cc}}),
+                      r.origins.gpu, m);
+  }
+  std::string python;
+  if (r.python) {
+    python = with_origin(*r.python, r.origins.python, m);
+  } else if (r.preferred_python) {
+    python = m.text("plan.text.python_preferred", {{"python", *r.preferred_python}});
+  } else {
+    python = m.text("plan.text.python_any");
+  }
+  return m.text("plan.text.request",
+                {{"wish", wish},
+                 {"os", with_origin(r.os, r.origins.os, m)},
+                 {"gpu", gpu},
+                 {"driver", r.driver ? with_origin(*r.driver, r.origins.driver, m) : unknown},
+                 {"python", python}});
+}
+
+const char* outcome_name(plan::Outcome outcome) {
+  switch (outcome) {
+    case plan::Outcome::feasible:
+      return "feasible";
+    case plan::Outcome::unverified:
+      return "unverified";
+    case plan::Outcome::infeasible:
+      break;
+  }
+  return "infeasible";
 }
 
 }  // namespace
@@ -88,8 +140,16 @@ std::string render_plan_json(const plan::Plan& plan, const std::string& kb_versi
                  {"compute_capability", or_null(r.compute_capability)},
                  {"driver", or_null(r.driver)},
                  {"python", or_null(r.python)},
-                 {"cuda", or_null(r.cuda)}}},
+                 {"cuda", or_null(r.cuda)},
+                 {"preferred_python", or_null(r.preferred_python)},
+                 {"environment", or_null(r.env_path)},
+                 {"origins",
+                  {{"os", or_null(origin_or_null(r.origins.os))},
+                   {"gpu", or_null(origin_or_null(r.origins.gpu))},
+                   {"driver", or_null(origin_or_null(r.origins.driver))},
+                   {"python", or_null(origin_or_null(r.origins.python))}}}}},
                {"feasible", plan.feasible},
+               {"outcome", outcome_name(plan.outcome)},
                {"options", options},
                {"blockers", blockers}};
   return j.dump(2) + "\n";
@@ -101,18 +161,11 @@ std::string render_plan_text(const plan::Plan& plan, const kb::Messages& m, bool
   std::string out;
   const std::string wish =
       display_name(r.framework) + (r.version ? " " + *r.version : std::string());
-  out += m.text("plan.text.request", {{"wish", wish},
-                                      {"os", r.os},
-                                      {"gpu", r.gpu.value_or(m.text("plan.text.unknown"))},
-                                      {"cc", r.compute_capability.value_or("?")},
-                                      {"driver", r.driver.value_or(m.text("plan.text.unknown"))},
-                                      {"python", r.python.value_or(m.text("plan.text.unknown"))}}) +
-         "\n\n";
+  out += request_line(r, wish, m) + "\n\n";
   if (plan.feasible) {
     std::vector<std::string> unchecked;
     if (!r.compute_capability) unchecked.push_back(m.text("plan.text.unchecked_gpu"));
     if (!r.driver) unchecked.push_back(m.text("plan.text.unchecked_driver"));
-    if (!r.python) unchecked.push_back(m.text("plan.text.unchecked_python"));
     out +=
         " " + paint("✔", fmt::fg(fmt::terminal_color::green)) + " " +
         (unchecked.empty()
@@ -121,18 +174,27 @@ std::string render_plan_text(const plan::Plan& plan, const kb::Messages& m, bool
                       {{"wish", wish}, {"os", r.os}, {"unchecked", text::join(unchecked, ", ")}})) +
         "\n";
   }
+  if (plan.outcome == plan::Outcome::unverified) {
+    out += " " + paint("⚠", fmt::fg(fmt::terminal_color::yellow)) + " " +
+           m.text("plan.text.unverified", {{"wish", wish}, {"os", r.os}}) + "\n";
+  }
   for (const auto& b : plan.blockers) {
     out += " " + paint("✖", fmt::fg(fmt::terminal_color::red)) + " " + b.why + "\n   " +
            paint(b.id, fmt::emphasis::faint) + "\n";
   }
   if (!plan.options.empty()) {
-    out += "\n " + m.text(plan.feasible ? "plan.text.options" : "plan.text.alternatives") + "\n";
-  } else if (!plan.feasible) {
+    out += "\n " +
+           m.text(plan.outcome != plan::Outcome::infeasible ? "plan.text.options"
+                                                            : "plan.text.alternatives") +
+           "\n";
+  } else if (plan.outcome == plan::Outcome::infeasible) {
     out += "\n " + m.text("plan.text.no_alternative") + "\n";
   }
   for (size_t i = 0; i < plan.options.size(); ++i) {
     const plan::Option& o = plan.options[i];
     out += fmt::format("  {}. {}\n", i + 1, paint(summary_line(o, m), fmt::emphasis::bold));
+    for (const auto& unknown : o.unknowns)
+      out += "     " + paint("⚠", fmt::fg(fmt::terminal_color::yellow)) + " " + unknown + "\n";
     for (const auto& note : o.notes)
       out += "     · " + note + "\n";
     for (const auto& step : o.steps) {

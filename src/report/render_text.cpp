@@ -106,7 +106,7 @@ void render_verdict(std::string& out, const Report& report, const kb::Messages& 
     const Finding& first = *to_fix.front();
     out += " " +
            paint(m.text("report.fix_first",
-                  {{"title", first.title}, {"id", chain_of(first, report.findings)}}),
+                        {{"title", first.title}, {"id", chain_of(first, report.findings)}}),
                  fmt::emphasis::bold) +
            "\n";
     for (const auto& fix : first.fix)

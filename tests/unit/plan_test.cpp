@@ -9,6 +9,8 @@
 #include <sstream>
 
 #include "core/new_file.hpp"
+#include "core/version.hpp"
+#include "kb/driver_rule.hpp"
 #include "kb/queries.hpp"
 #include "pipeline/diagnose.hpp"
 #include "plan/plan.hpp"
@@ -69,7 +71,9 @@ TEST(Plan, ReproducesEveryTensorFlowBuildRow) {
     const std::string v = row.get("version");
     const Plan p =
         solve(ask("tensorflow", v, row.get("platform"), "7.0", "999.0", row.get("python_min")));
-    ASSERT_TRUE(p.feasible) << v << " " << row.get("platform");
+    // Feasible, or unverified where the KB lacks the build's architectures; never infeasible.
+    ASSERT_NE(p.outcome, Outcome::infeasible) << v << " " << row.get("platform");
+    ASSERT_FALSE(p.options.empty()) << v;
     const Build& b = p.options.front().build;
     EXPECT_EQ(b.version, v);
     const std::string cuda = row.get("cuda");
@@ -224,18 +228,35 @@ TEST(Plan, PythonOutsideTheRangeIsABlockerWithANewEnvironmentOffered) {
 
 TEST(Plan, WheelsBringCudaSoNoToolkitIsInstalled) {
   const Plan p = solve(ask("tensorflow", "2.15", "linux", "8.6", "535.104.05", "3.10"));
-  ASSERT_TRUE(p.feasible);
+  ASSERT_NE(p.outcome, Outcome::infeasible);
+  ASSERT_FALSE(p.options.empty());
   const std::string steps = all_commands(p.options[0]);
   EXPECT_EQ(steps.find("cuda-toolkit-archive"), std::string::npos) << steps;
   EXPECT_EQ(steps.find("cudnn-archive"), std::string::npos) << steps;
   EXPECT_NE(steps.find("pip install \"tensorflow[and-cuda]==2.15.0\""), std::string::npos);
-  // JAX: the current CUDA wheel variants only; a version cannot be planned.
+  // JAX: the newest release whose wheels fit (cuda13 needs driver 580, so a cuda12 one).
   const Plan jax = solve(ask("jax", std::nullopt, "linux", "8.0", "560.35.03", "3.12"));
   ASSERT_TRUE(jax.feasible);
-  EXPECT_EQ(jax.options[0].package_spec, "jax[cuda12]");  // cuda13 needs driver 580
-  EXPECT_FALSE(make_plan(ask("jax", "0.4.20", "linux", "8.0", "560.35.03", "3.12"), embedded_kb(),
-                         messages())
-                   .ok());
+  EXPECT_TRUE(jax.options[0].package_spec.starts_with("jax[cuda12]=="))
+      << jax.options[0].package_spec;
+}
+
+// Pinned JAX releases (data/jax_releases.csv): jax==0.4.30 is the cuda12 plugin build of CUDA 12.3
+// for Python 3.9-3.12; an older one installs from JAX's find-links page.
+TEST(Plan, PinnedJaxReleases) {
+  const Plan p = solve(ask("jax", "0.4.30", "linux", "8.6", "550.54.14", std::nullopt));
+  ASSERT_TRUE(p.feasible);
+  const Option& o = p.options.front();
+  EXPECT_EQ(o.build.version, "0.4.30");
+  EXPECT_EQ(o.build.cuda.value_or("").substr(0, 4), "12.3");
+  EXPECT_EQ(o.build.python_min, "3.9");
+  EXPECT_EQ(o.build.python_max, "3.12");
+  EXPECT_EQ(o.package_spec, "jax[cuda12]==0.4.30");
+  // Python 3.13 is outside 0.4.30's range: a blocker only when asked for.
+  EXPECT_FALSE(solve(ask("jax", "0.4.30", "linux", "8.6", "550.54.14", "3.13")).feasible);
+  const Plan old = solve(ask("jax", "0.4.20", "linux", "8.0", "560.35.03", "3.11"));
+  ASSERT_FALSE(old.options.empty());
+  EXPECT_EQ(old.options.front().index_option, "-f");
 }
 
 // Paddle 2.x: the CUDA variant in the version (.post120) and Paddle's own index; the PyPI build
@@ -265,7 +286,7 @@ TEST(Plan, PaddleVariantsComeFromPaddlesOwnIndex) {
 // ONNX Runtime 1.17: PyPI has the CUDA 11.8 build, the CUDA 12 build is on its own feed.
 TEST(Plan, OnnxRuntimeCudaMajorsComeFromTheirIndexes) {
   const Plan p = solve(ask("onnxruntime", "1.17", "linux", "8.6", "550.54.14", "3.11"));
-  ASSERT_TRUE(p.feasible);
+  ASSERT_NE(p.outcome, Outcome::infeasible);
   bool cuda11 = false;
   bool cuda12 = false;
   for (const auto& o : p.options) {
@@ -349,12 +370,16 @@ TEST(Plan, SnapshotAndFlagsGiveTheSamePlan) {
     open.version = "2.1";
     auto from_facts = complete_from_facts(open, report->facts, embedded_kb(), messages());
     ASSERT_TRUE(from_facts.ok());
+    EXPECT_FALSE(from_facts->python) << "the machine's Python is a preference";
     Request flags = ask("tensorflow", "2.1", from_facts->os, from_facts->compute_capability,
-                        from_facts->driver, from_facts->python);
+                        from_facts->driver, std::nullopt);
     flags.gpu = from_facts->gpu;
-    EXPECT_EQ(report::render_plan_json(solve(*from_facts), "x"),
-              report::render_plan_json(solve(flags), "x"))
-        << scenario;
+    flags.preferred_python = from_facts->preferred_python;
+    auto a = nlohmann::json::parse(report::render_plan_json(solve(*from_facts), "x"));
+    auto b = nlohmann::json::parse(report::render_plan_json(solve(flags), "x"));
+    a["request"].erase("origins");
+    b["request"].erase("origins");
+    EXPECT_EQ(a, b) << scenario;
   }
 }
 
@@ -442,6 +467,97 @@ TEST(Plan, WritingNeverFollowsLinksPlantedInTheDirectory) {
   EXPECT_NE(contents_of(env / "requirements.txt").find("torch==2.1"), std::string::npos);
   // No temporary file is left behind.
   EXPECT_EQ(std::distance(fs::directory_iterator(env), fs::directory_iterator()), 3);
+}
+
+}  // namespace
+}  // namespace gpuvet::plan
+
+namespace gpuvet::plan {
+namespace {
+
+// The §4 rules of a plan as an advisor: newest release first, one driver rule, nothing unknown
+// shown as '?', and no build without code for the GPU called feasible.
+TEST(PlanAdvisor, NewestFittingReleaseComesFirst) {
+  const Plan p = solve(ask("torch", std::nullopt, "linux", "8.6", "535.104.05", std::nullopt));
+  ASSERT_TRUE(p.feasible);
+  for (size_t i = 1; i < p.options.size(); ++i) {
+    if (!p.options[i].verified) break;
+    EXPECT_GE(version::compare(p.options[i - 1].build.version, p.options[i].build.version), 0)
+        << p.options[i - 1].build.version << " before " << p.options[i].build.version;
+  }
+  // 2.7 (CUDA 11.8, the driver's own) is older than what fits through minor compatibility.
+  EXPECT_GT(version::compare(p.options.front().build.version, "2.7"), 0);
+}
+
+TEST(PlanAdvisor, OldDriverStillGetsACuda11Torch2) {
+  const Plan p = solve(ask("torch", std::nullopt, "linux", "8.6", "470.82.01", std::nullopt));
+  ASSERT_TRUE(p.feasible);
+  EXPECT_TRUE(p.options.front().build.version.starts_with("2.")) << p.options.front().build.version;
+  EXPECT_EQ(version::major(p.options.front().build.cuda.value_or("")), "11");
+}
+
+TEST(PlanAdvisor, CheckAndPlanShareOneDriverRule) {
+  struct Case {
+    const char* cuda;
+    const char* driver;
+    bool windows;
+    kb::DriverFit fit;
+  };
+  for (const Case& c : {Case{"11.8", "470.82.01", false, kb::DriverFit::minor_compat},
+                        Case{"12.6", "535.104.05", false, kb::DriverFit::minor_compat},
+                        Case{"12.6", "520.61.05", false, kb::DriverFit::too_old},
+                        Case{"12.1", "527.41", true, kb::DriverFit::minor_compat},
+                        Case{"10.1", "410.48", false, kb::DriverFit::too_old},
+                        Case{"12.4", "550.54.14", false, kb::DriverFit::fits}}) {
+    auto need = kb::driver_requirement(embedded_kb(), c.cuda, c.windows);
+    ASSERT_TRUE(need.ok());
+    EXPECT_EQ(kb::driver_fit(*need, c.driver), c.fit) << c.cuda << " on " << c.driver;
+  }
+}
+
+TEST(PlanAdvisor, NoQuestionMarkInAnyPlan) {
+  for (const char* framework : {"tensorflow", "torch", "jax", "cupy", "paddle", "onnxruntime"}) {
+    for (const char* os : {"linux", "windows", "wsl2"}) {
+      for (const auto& driver :
+           {std::optional<std::string>(), std::optional<std::string>("450.36")}) {
+        auto p = make_plan(ask(framework, std::nullopt, os, "8.6", driver, std::nullopt),
+                           embedded_kb(), messages());
+        if (!p.ok()) continue;
+        const std::string text = report::render_plan_text(*p, messages(), false);
+        std::string prose;  // titles, notes and headers; commands may hold URLs with '?'
+        std::istringstream lines(text);
+        for (std::string line; std::getline(lines, line);) {
+          if (line.starts_with("         ")) continue;
+          prose += line + "\n";
+        }
+        EXPECT_EQ(prose.find('?'), std::string::npos) << framework << " " << os << "\n" << prose;
+      }
+    }
+  }
+}
+
+TEST(PlanAdvisor, NoCodeForTheGpuIsNeverFeasible) {
+  // A new architecture with a release whose builds predate it.
+  EXPECT_EQ(solve(ask("torch", "2.5", "linux", "12.0", "575.57.08", std::nullopt)).outcome,
+            Outcome::infeasible);
+  // A GPU newer than the build's CUDA.
+  EXPECT_EQ(solve(ask("torch", "1.13", "linux", "9.0", "535.104.05", std::nullopt)).outcome,
+            Outcome::infeasible);
+  // An old architecture with a release that dropped it.
+  EXPECT_EQ(solve(ask("torch", "2.5", "linux", "3.5", "535.104.05", std::nullopt)).outcome,
+            Outcome::infeasible);
+}
+
+TEST(PlanAdvisor, UnknownArchitecturesAreUnverifiedNotFeasible) {
+  const Plan p = solve(ask("torch", "2.7", "linux", "12.0", "575.57.08", std::nullopt));
+  EXPECT_EQ(p.outcome, Outcome::unverified);
+  EXPECT_FALSE(p.feasible);
+  ASSERT_FALSE(p.options.empty());
+  EXPECT_FALSE(p.options.front().verified);
+  EXPECT_FALSE(p.options.front().unknowns.empty());
+  const auto json = nlohmann::json::parse(report::render_plan_json(p, "x"));
+  EXPECT_EQ(json["outcome"], "unverified");
+  EXPECT_EQ(json["options"][0]["verified"], false);
 }
 
 }  // namespace
