@@ -87,7 +87,7 @@ class Expectation {
   json summary = json::object();
   std::vector<std::pair<std::string, std::optional<std::string>>> present;  // id, severity
   IdSet absent;
-  std::vector<std::pair<std::string, json>> facts;  // JSON pointer, value
+  std::vector<std::pair<std::string, json>> facts;            // JSON pointer, value
   std::map<std::string, std::optional<std::string>> follows;  // id -> root, nullopt: none
 
  private:
