@@ -385,9 +385,9 @@ std::string version_or_unknown(const CheckContext& context, const std::optional<
   return v ? *v : context.text("report.unknown_value");
 }
 
-// The cuDNN a build was compiled with. TensorFlow's build_info.py declares only the major ("7",
-// "64_8"): its tested-build table (data/tensorflow_builds.csv) gives the minor of the official
-// build of that release and platform. `from` says where the version came from.
+// The cuDNN a build was compiled with. Some builds declare only the major (build_info.py: "7",
+// "64_8"): the plug-in names the column of its tested-build table that gives the minor of the
+// official build of that release and platform. `from` says where the version came from.
 struct Compiled {
   std::optional<std::string> version;
   std::string from;
@@ -398,22 +398,25 @@ Result<Compiled> compiled_version(const CheckContext& context, const FrameworkFa
   Compiled out;
   out.version = cudnn ? fw.cudnn : fw.cuda;
   out.from = fw.declared_by.value_or(fw.package);
-  if (!cudnn || !out.version || out.version->find('.') != std::string::npos ||
-      fw.name != "tensorflow" || !fw.version) {
+  const frameworks::Framework* framework = frameworks::of(fw);
+  if (!cudnn || !out.version || out.version->find('.') != std::string::npos || !fw.version ||
+      !framework || framework->tested_cudnn_column.empty() || framework->kb_table.empty()) {
     return out;
   }
   const std::string platform = context.facts().os.family == "windows" ? "windows" : "linux";
   const std::string release = text::split(*fw.version, '+').front();
-  auto rows = kb::rows_if(context.kb(), "tensorflow_builds", [&](const kb::Row& r) {
+  const std::string column(framework->tested_cudnn_column);
+  auto rows = kb::rows_if(context.kb(), std::string(framework->kb_table), [&](const kb::Row& r) {
+    const std::string& tested = r.get(column);
     return r.get("platform") == platform &&
-           version::prefix(r.get("version"), 2) == version::prefix(release, 2) &&
-           version::is_dotted(r.get("cudnn")) && version::major(r.get("cudnn")) == *out.version;
+           version::prefix(r.get(framework->kb_version_column), 2) == version::prefix(release, 2) &&
+           version::is_dotted(tested) && version::major(tested) == *out.version;
   });
   if (!rows) return rows.error();
   if (!rows->empty()) {
     out.from = context.text("compat.loaded.tested_build",
                             {{"declared_by", out.from}, {"source", rows->front().get("source")}});
-    out.version = rows->front().get("cudnn");
+    out.version = rows->front().get(column);
   }
   return out;
 }
