@@ -10,6 +10,7 @@
 #include <set>
 
 #include "checks/checks.hpp"
+#include "checks/load_rules.hpp"
 #include "core/paths.hpp"
 #include "core/text.hpp"
 #include "core/version.hpp"
@@ -305,27 +306,207 @@ Result<bool> check_zlibwapi(const CheckContext& context, const PythonEnvFact& en
 
 // Windows: a copy in System32 or the Windows directory, or in a toolkit of another CUDA than the
 // build's, loaded before the copy that belongs to the build (the seeds' stray cudnn64_7.dll).
-Result<bool> check_windows_stray(const CheckContext& context, const PythonEnvFact& env,
-                                 const FrameworkFact& fw, const LibraryFact& lib,
-                                 std::vector<Finding>& findings) {
-  const Facts& f = context.facts();
+struct Stray {
+  bool stray = false;
+  bool in_windows_folder = false;  // System32 or the Windows folder: before every Path entry
+  std::optional<std::string> other_cuda;
+};
+
+Stray windows_stray(const Facts& f, const FrameworkFact& fw, const LibraryFact& lib) {
+  Stray out;
+  if (f.os.family != "windows" || !lib.resolved) return out;
   const std::string resolved = text::to_lower(*lib.resolved);
   const std::string windir = text::to_lower(paths::normalize(f.env.variables.count("SystemRoot")
                                                                  ? f.env.variables.at("SystemRoot")
                                                                  : std::string("C:/Windows")));
-  // The Windows folders come before every PATH entry: moving the copy away is the only fix there.
-  const bool in_windows_folder = resolved.starts_with(windir + "/");
-  bool stray = in_windows_folder;
-  std::optional<std::string> other_cuda;
+  out.in_windows_folder = resolved.starts_with(windir + "/");
+  // Stray: it shadows the copy that belongs to the build.
+  if (lib.shadowed.empty()) return out;
+  out.stray = out.in_windows_folder;
   for (const auto& t : f.cuda_toolkits) {
     if (!t.version || !fw.cuda) continue;
     if (resolved.starts_with(text::to_lower(t.root) + "/") &&
         version::prefix(*t.version, 2) != version::prefix(*fw.cuda, 2)) {
-      stray = true;
-      other_cuda = version::prefix(*t.version, 2);
+      out.stray = true;
+      out.other_cuda = version::prefix(*t.version, 2);
     }
   }
-  if (!stray) return true;
+  return out;
+}
+
+std::string version_or_unknown(const CheckContext& context, const std::optional<std::string>& v) {
+  return v ? *v : context.text("report.unknown_value");
+}
+
+// The cuDNN a build was compiled with. Some builds declare only the major (build_info.py: "7",
+// "64_8"): the plug-in names the column of its tested-build table that gives the minor of the
+// official build of that release and platform. `from` says where the version came from.
+struct Compiled {
+  std::optional<std::string> version;
+  std::string from;
+};
+
+Result<Compiled> compiled_version(const CheckContext& context, const FrameworkFact& fw,
+                                  bool cudnn) {
+  Compiled out;
+  out.version = cudnn ? fw.cudnn : fw.cuda;
+  out.from = fw.declared_by.value_or(fw.package);
+  const frameworks::Framework* framework = frameworks::of(fw);
+  if (!cudnn || !out.version || out.version->find('.') != std::string::npos || !fw.version ||
+      !framework || framework->tested_cudnn_column.empty() || framework->kb_table.empty()) {
+    return out;
+  }
+  const std::string platform = context.facts().os.family == "windows" ? "windows" : "linux";
+  const std::string release = text::split(*fw.version, '+').front();
+  const std::string column(framework->tested_cudnn_column);
+  auto rows = kb::rows_if(context.kb(), std::string(framework->kb_table), [&](const kb::Row& r) {
+    const std::string& tested = r.get(column);
+    return r.get("platform") == platform &&
+           version::prefix(r.get(framework->kb_version_column), 2) == version::prefix(release, 2) &&
+           version::is_dotted(tested) && version::major(tested) == *out.version;
+  });
+  if (!rows) return rows.error();
+  if (!rows->empty()) {
+    out.from = context.text("compat.loaded.tested_build",
+                            {{"declared_by", out.from}, {"source", rows->front().get("source")}});
+    out.version = rows->front().get(column);
+  }
+  return out;
+}
+
+// The copy of the CUDA runtime or cuDNN that the search order gives a build, judged by the
+// framework's loading rule (data/library_load_rules.csv): a copy the framework refuses is an
+// error; a stray copy it accepts, or whose version is unknown, a warning.
+Result<bool> check_loaded_copy(const CheckContext& context, const PythonEnvFact& env,
+                               const FrameworkFact& fw, const LibraryFact& lib, bool cudnn,
+                               std::vector<Finding>& findings) {
+  const Facts& f = context.facts();
+  const bool windows = f.os.family == "windows";
+  const Stray stray = windows_stray(f, fw, lib);
+  auto compiled = compiled_version(context, fw, cudnn);
+  if (!compiled) return compiled.error();
+  std::optional<LoadRule> rule;
+  if (compiled->version) {
+    auto found = find_load_rule(context.kb(), fw.name, cudnn ? "cudnn" : "cudart",
+                                windows ? "windows" : "linux", *compiled->version);
+    if (!found) return found.error();
+    rule = *found;
+  }
+  const LoadVerdict verdict =
+      rule ? judge_load(rule->rule, *compiled->version, lib.version) : LoadVerdict::unknown;
+  // Only a stray copy is worth a word when the rule accepts it or cannot tell.
+  if (verdict != LoadVerdict::rejected && !stray.stray) return true;
+
+  const std::string what = cudnn ? "cuDNN" : "CUDA";
+  kb::MessageArgs args = {
+      {"package", fw.package},
+      {"version", fw.version.value_or("?")},
+      {"env", env.path},
+      {"library", lib.name},
+      {"what", what},
+      {"resolved", *lib.resolved},
+      {"loaded", version_or_unknown(context, lib.version)},
+      {"shadowed", lib.shadowed.empty() ? std::string("-") : lib.shadowed.front().path},
+      {"cuda", fw.cuda.value_or("?")},
+      {"other_cuda", stray.other_cuda.value_or("?")},
+      {"compiled", version_or_unknown(context, compiled->version)},
+      {"compiled_from", compiled->from}};
+  if (rule) {
+    args.emplace_back("rule", context.text("load_rule." + rule->rule));
+    args.emplace_back("rule_source", rule->source);
+  }
+  const bool rejected = verdict == LoadVerdict::rejected;
+  const char* id =
+      rejected ? (cudnn ? "cudnn.version_mismatch" : "cuda.version_mismatch") : "lib.shadowed_copy";
+  auto finding = context.finding(id, rejected ? Severity::error : Severity::warning,
+                                 rejected ? "compat.loaded.title" : "compat.stray.title", args);
+  if (!finding) return finding.error();
+  // A cuDNN copy is a cuDNN question, whatever shadowed it: it belongs on the cuDNN row.
+  if (cudnn) finding->layer = Layer::cudnn;
+  finding->evidence.push_back(context.text("compat.loaded.loads", args));
+  for (const auto& copy : lib.shadowed) {
+    finding->evidence.push_back(context.text(
+        "lib.shadowed_copy.shadowed",
+        {{"path", copy.path}, {"version", version_or_unknown(context, copy.version)}}));
+  }
+  if (stray.other_cuda) finding->evidence.push_back(context.text("compat.stray.other_cuda", args));
+  if (!rule) {
+    finding->evidence.push_back(context.text("compat.loaded.no_rule", args));
+  } else if (verdict == LoadVerdict::unknown) {
+    const bool compiled_major_only =
+        compiled->version && compiled->version->find('.') == std::string::npos;
+    finding->evidence.push_back(context.text(
+        !lib.version                                  ? "compat.loaded.version_unknown"
+        : lib.version->find('.') == std::string::npos ? "compat.loaded.version_major_only"
+        : compiled_major_only                         ? "compat.loaded.compiled_unknown"
+                                                      : "compat.loaded.version_unknown",
+        args));
+    finding->evidence.push_back(context.text("compat.loaded.rule", args));
+  } else {
+    finding->evidence.push_back(
+        context.text(rejected ? "compat.loaded.compiled" : "compat.loaded.accepted", args));
+    finding->evidence.push_back(context.text("compat.loaded.rule", args));
+  }
+  // Where a copy the rule accepts is: shadowed by this one, or somewhere the search never looks.
+  std::optional<std::string> good_copy;
+  std::optional<std::string> good_version;
+  if (rule) {
+    for (const auto& copy : lib.shadowed) {
+      if (judge_load(rule->rule, *compiled->version, copy.version) == LoadVerdict::accepted) {
+        good_copy = copy.path;
+        good_version = copy.version;
+        break;
+      }
+    }
+  }
+  std::optional<std::string> good_dir;  // a folder off the search path that holds one
+  if (rejected && !good_copy && cudnn) {
+    for (const auto& c : f.cudnn) {
+      if (judge_load(rule->rule, *compiled->version, c.version) == LoadVerdict::accepted) {
+        good_dir = c.location;
+        good_version = c.version;
+        break;
+      }
+    }
+  }
+  if (good_copy) args.emplace_back("good", *good_copy);
+  if (good_version) args.emplace_back("good_version", *good_version);
+  if (good_dir) {
+    std::string dir = *good_dir;
+    if (windows) std::replace(dir.begin(), dir.end(), '/', '\\');
+    args.emplace_back("good_dir", dir);
+  }
+  if (!rejected) {
+    finding->fix.push_back(context.text(
+        stray.in_windows_folder ? "compat.stray.fix_windows_folder" : "compat.stray.fix", args));
+  } else if (stray.in_windows_folder) {
+    // System32 and the Windows folder come before every Path entry: only moving the copy helps.
+    finding->fix.push_back(context.text(good_copy ? "compat.loaded.fix_move_windows_folder"
+                                                  : "compat.loaded.fix_move_windows_folder_only",
+                                        args));
+  } else if (good_copy) {
+    finding->fix.push_back(context.text(
+        windows ? "compat.loaded.fix_order_windows" : "compat.loaded.fix_order_linux", args));
+  } else {
+    finding->fix.push_back(context.text("compat.loaded.fix_remove", args));
+  }
+  if (rejected && !good_copy) {
+    finding->fix.push_back(context.text(
+        good_dir ? (windows ? "compat.loaded.fix_add_windows" : "compat.loaded.fix_add_linux")
+                 : "compat.loaded.fix_install",
+        args));
+  }
+  finding->affects.push_back(env.path);
+  findings.push_back(std::move(*finding));
+  return true;
+}
+
+// Any other library (msvcp140.dll, zlibwapi.dll ...) found in a stray place first.
+Result<bool> check_windows_stray(const CheckContext& context, const PythonEnvFact& env,
+                                 const FrameworkFact& fw, const LibraryFact& lib,
+                                 std::vector<Finding>& findings) {
+  const Stray stray = windows_stray(context.facts(), fw, lib);
+  if (!stray.stray) return true;
   const kb::MessageArgs args = {{"package", fw.package},
                                 {"version", fw.version.value_or("?")},
                                 {"env", env.path},
@@ -333,19 +514,21 @@ Result<bool> check_windows_stray(const CheckContext& context, const PythonEnvFac
                                 {"resolved", *lib.resolved},
                                 {"shadowed", lib.shadowed.front().path},
                                 {"cuda", fw.cuda.value_or("?")},
-                                {"other_cuda", other_cuda.value_or("?")}};
+                                {"other_cuda", stray.other_cuda.value_or("?")}};
   auto finding =
       context.finding("lib.shadowed_copy", Severity::warning, "compat.stray.title", args);
   if (!finding) return finding.error();
-  if (other_cuda) finding->evidence.push_back(context.text("compat.stray.other_cuda", args));
+  if (stray.other_cuda) finding->evidence.push_back(context.text("compat.stray.other_cuda", args));
+  finding->evidence.push_back(context.text(
+      "compat.loaded.loads_other",
+      {{"resolved", *lib.resolved}, {"loaded", version_or_unknown(context, lib.version)}}));
   for (const auto& copy : lib.shadowed) {
-    finding->evidence.push_back(
-        context.text("lib.shadowed_copy.shadowed",
-                     {{"path", copy.path},
-                      {"version", copy.version.value_or(context.text("report.unknown_value"))}}));
+    finding->evidence.push_back(context.text(
+        "lib.shadowed_copy.shadowed",
+        {{"path", copy.path}, {"version", version_or_unknown(context, copy.version)}}));
   }
   finding->fix.push_back(context.text(
-      in_windows_folder ? "compat.stray.fix_windows_folder" : "compat.stray.fix", args));
+      stray.in_windows_folder ? "compat.stray.fix_windows_folder" : "compat.stray.fix", args));
   finding->affects.push_back(env.path);
   findings.push_back(std::move(*finding));
   return true;
@@ -408,7 +591,11 @@ Result<bool> check_framework_libraries(const CheckContext& context,
           if (auto r = check_zlibwapi(context, env, fw, lib, findings); !r) return r;
           continue;
         }
-        if (context.facts().os.family == "windows" && lib.resolved && !lib.shadowed.empty()) {
+        if (lib.resolved && (cudnn || cudart)) {
+          if (auto r = check_loaded_copy(context, env, fw, lib, cudnn, findings); !r) return r;
+          continue;
+        }
+        if (lib.resolved) {
           if (auto r = check_windows_stray(context, env, fw, lib, findings); !r) return r;
         }
         if (msvc) {
@@ -497,22 +684,6 @@ Result<bool> check_framework_libraries(const CheckContext& context,
           findings.push_back(std::move(*finding));
           continue;
         }
-        // cuDNN: the same major, and a minor at least the one the build was compiled with
-        // (shared/reference/tensorflow_facts.md §9; NVIDIA's cuDNN forward-compatibility page).
-        if (!cudnn || !fw.cudnn || !lib.version) continue;
-        const auto want = text::split(*fw.cudnn, '.');
-        const auto have = text::split(*lib.version, '.');
-        const bool major_differs = want[0] != have[0];
-        const bool minor_lower = !major_differs && want.size() > 1 && have.size() > 1 &&
-                                 version::compare(have[1], want[1]) < 0;
-        if (!major_differs && !minor_lower) continue;
-        auto finding =
-            context.finding("cudnn.version_mismatch", Severity::error, "compat.cudnn.title", args);
-        if (!finding) return finding.error();
-        finding->evidence.push_back(context.text("compat.cudnn.evidence", args));
-        finding->fix.push_back(context.text("compat.cudnn.fix", args));
-        finding->affects.push_back(env.path);
-        findings.push_back(std::move(*finding));
       }
     }
   }

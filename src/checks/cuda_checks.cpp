@@ -100,11 +100,14 @@ Result<bool> check_shadowed_copies(const CheckContext& context, std::vector<Find
     auto finding =
         context.finding("lib.shadowed_copy", Severity::warning, "lib.shadowed_copy.title", args);
     if (!finding) return finding.error();
+    // A cuDNN copy belongs on the cuDNN row.
+    if (library.name.starts_with("libcudnn")) finding->layer = Layer::cudnn;
     finding->evidence.push_back(context.text("lib.shadowed_copy.loads", args));
     for (const auto& copy : library.shadowed) {
       finding->evidence.push_back(
           context.text("lib.shadowed_copy.shadowed",
-                       {{"path", copy.path}, {"version", copy.version.value_or("?")}}));
+                       {{"path", copy.path},
+                        {"version", copy.version.value_or(context.text("report.unknown_value"))}}));
     }
     finding->fix.push_back(context.text("lib.shadowed_copy.fix", args));
     findings.push_back(std::move(*finding));

@@ -117,6 +117,10 @@ struct Framework {
   // (empty: the table's version_from..version_to range, or no version at all).
   std::string_view kb_table;
   std::string_view kb_version_column;
+  // The build declares only its cuDNN major (TensorFlow's build_info.py: "7", "64_8"); this column
+  // of kb_table (with its "platform" column) gives the cuDNN the release's official build was
+  // tested with, whose minor the loading rules compare. Empty: the declared cuDNN is all there is.
+  std::string_view tested_cudnn_column;
 
   // ---- plan -----------------------------------------------------------------------------------
   // The builds the KB holds, on every platform. nullptr: the framework cannot be planned.

@@ -114,6 +114,7 @@ const Framework& tensorflow() {
     f.missing_library_fix = missing_library_fix;
     f.kb_table = "tensorflow_builds";
     f.kb_version_column = "version";
+    f.tested_cudnn_column = "cudnn";
     f.builds = builds;
     f.verify_command = verify_command;
     f.plan_notes = plan_notes;

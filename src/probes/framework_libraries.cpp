@@ -7,6 +7,7 @@
 #include "core/paths.hpp"
 #include "core/text.hpp"
 #include "frameworks/framework.hpp"
+#include "probes/copy_version.hpp"
 #include "probes/probes.hpp"
 #include "resolve/platform.hpp"
 #include "resolve/windows_search.hpp"
@@ -81,8 +82,9 @@ void FrameworkLibraries::resolve(FrameworkFact& f, const PythonEnvFact& env) {
         const std::string candidate = paths::join(*w.lib_dir, soname);
         if (system_.exists(candidate)) {
           library.resolved = sys::real_path(system_, candidate);
-          library.version = resolve::version_from_file_name(
-              paths::from_fs(paths::to_fs(*library.resolved).filename()));
+          library.version = copy_version(facts_, soname, *library.resolved,
+                                         resolve::version_from_file_name(paths::from_fs(
+                                             paths::to_fs(*library.resolved).filename())));
           break;
         }
       }
@@ -101,9 +103,9 @@ LibraryFact FrameworkLibraries::resolve_windows_dll(const std::string& name,
   LibraryFact library;
   library.name = name;
   library.resolved = r.resolved;
-  library.version = r.version;
+  if (r.resolved) library.version = copy_version(facts_, name, *r.resolved, r.version);
   for (const auto& copy : r.shadowed)
-    library.shadowed.push_back({copy.path, copy.version});
+    library.shadowed.push_back({copy.path, copy_version(facts_, name, copy.path, copy.version)});
   if (!library.resolved) library.new_terminal = in_saved_path_only(name);
   return library;
 }
@@ -184,9 +186,12 @@ LibraryFact FrameworkLibraries::resolve_library(const std::string& soname,
   LibraryFact library;
   library.name = soname;
   library.resolved = r.real_path ? r.real_path : r.resolved;
-  library.version = r.version;
-  for (const auto& copy : r.shadowed)
-    library.shadowed.push_back({sys::real_path(system_, copy.path), copy.version});
+  if (library.resolved)
+    library.version = copy_version(facts_, soname, *library.resolved, r.version);
+  for (const auto& copy : r.shadowed) {
+    const std::string path = sys::real_path(system_, copy.path);
+    library.shadowed.push_back({path, copy_version(facts_, soname, path, copy.version)});
+  }
   return library;
 }
 

@@ -5,6 +5,7 @@
 
 #include "core/paths.hpp"
 #include "core/text.hpp"
+#include "probes/copy_version.hpp"
 #include "probes/probes.hpp"
 #include "resolve/which.hpp"
 #include "system/real_path.hpp"
@@ -71,9 +72,10 @@ void probe_libraries(const sys::System& system, const kb::Kb& /*kb*/, Facts& fac
     LibraryFact fact;
     fact.name = name;
     fact.resolved = r.real_path ? r.real_path : r.resolved;
-    fact.version = r.version;
+    if (fact.resolved) fact.version = copy_version(facts, name, *fact.resolved, r.version);
     for (const auto& copy : r.shadowed) {
-      fact.shadowed.push_back({sys::real_path(system, copy.path), copy.version});
+      const std::string path = sys::real_path(system, copy.path);
+      fact.shadowed.push_back({path, copy_version(facts, name, path, copy.version)});
     }
     mark_loading_toolkit(fact, facts.cuda_toolkits);
     facts.libraries.push_back(std::move(fact));
