@@ -39,6 +39,13 @@ bool arch_list_runs_on(const std::vector<std::string>& arch_list, const std::str
   });
 }
 
+bool arch_list_has_sass_for(const std::vector<std::string>& arch_list, const std::string& cc) {
+  return std::any_of(arch_list.begin(), arch_list.end(), [&](const std::string& item) {
+    const std::string arch = item.ends_with("+PTX") ? item.substr(0, item.size() - 4) : item;
+    return version::major(arch) == version::major(cc) && !older(cc, arch);
+  });
+}
+
 Runs build_runs_on(const Build& b, const std::string& cc, const kb::CudaRangeForCc& cuda_range) {
   if (b.min_cc && older(cc, *b.min_cc)) return Runs::no;
   if (!b.arch_list.empty()) return arch_list_runs_on(b.arch_list, cc) ? Runs::yes : Runs::no;

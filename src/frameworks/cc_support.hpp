@@ -15,6 +15,9 @@ namespace gpuvet::frameworks {
 enum class Runs { yes, no, unknown };
 
 // A cubin for X.y runs on X.z with z >= y; PTX ("12.0+PTX") is JIT-compiled for any newer GPU.
+// Whether the list has SASS (a cubin) for cc: the same major at or below its minor. "X.Y+PTX" has
+// SASS too unless the list's source says only PTX was shipped; it is counted as SASS here.
+bool arch_list_has_sass_for(const std::vector<std::string>& arch_list, const std::string& cc);
 bool arch_list_runs_on(const std::vector<std::string>& arch_list, const std::string& cc);
 // Whether a build's kernels run on cc: its minimum and arch list first, then its CUDA's range.
 Runs build_runs_on(const Build& b, const std::string& cc, const kb::CudaRangeForCc& cuda_range);

@@ -24,6 +24,8 @@ struct Evaluation {
   std::vector<Blocker> blockers;
   std::vector<std::string> notes;
   int risks = 0;  // things that may still fail: only PTX JIT for this GPU, minor compatibility
+  bool ptx_only = false;              // the GPU is reached only through PTX JIT
+  bool minor_compat = false;          // the driver is below the build's CUDA release driver
   int unknown_facts = 0;              // facts the KB lacks (a minimum driver): ranks lower
   std::vector<std::string> unknowns;  // what keeps the fit from being verified (arch lists)
   std::optional<std::string> min_driver;
@@ -107,6 +109,7 @@ Result<bool> Solver::check_driver(const Build& b, const Request& r, Evaluation& 
       break;
     case kb::DriverFit::minor_compat:
       ++e.risks;
+      e.minor_compat = true;
       e.notes.push_back(text("plan.note.minor_compat",
                              {{"driver", *r.driver}, {"min", *e.min_driver}, {"cuda", cuda}}));
       break;
@@ -138,6 +141,13 @@ Result<bool> Solver::check_compute_capability(const Build& b, const Request& r,
       e.blockers.push_back({"gpu.compute_capability_unsupported",
                             text("plan.blocker.cc_no_kernels",
                                  {{"cc", cc}, {"arches", text::join(b.arch_list, ", ")}})});
+    } else if (!frameworks::arch_list_has_sass_for(b.arch_list, cc)) {
+      // Only PTX reaches this GPU: the driver JIT-compiles it at first use, slowly, and only a
+      // driver at least as new as the build's CUDA can.
+      ++e.risks;
+      e.ptx_only = true;
+      e.notes.push_back(
+          text("plan.note.ptx_only", {{"cc", cc}, {"arches", text::join(b.arch_list, ", ")}}));
     }
     return true;
   }
@@ -192,6 +202,17 @@ Result<Evaluation> Solver::evaluate(const Build& b, const Request& r) const {
   if (auto ok = check_compute_capability(b, r, e); !ok) return ok.error();
   if (auto ok = check_driver(b, r, e); !ok) return ok.error();
   check_python(b, r, e);
+  // Minor version compatibility does not JIT-compile PTX (CUDA Compatibility, "Minor Version
+  // Compatibility" limitations): a GPU reached only through PTX needs the release's own driver.
+  if (e.ptx_only && e.minor_compat && e.min_driver && r.driver) {
+    auto rule = kb::rows_where(kb_, "cuda_compat_notes", "topic", "ptx_jit_needs_newer_driver");
+    if (!rule) return rule.error();
+    const std::string source = rule->empty() ? "" : rule->front().get("source");
+    e.blockers.push_back(
+        {"driver.too_old",
+         text("plan.blocker.ptx_needs_driver",
+              {{"driver", *r.driver}, {"min", *e.min_driver}, {"source", source}})});
+  }
   return e;
 }
 

@@ -560,5 +560,21 @@ TEST(PlanAdvisor, UnknownArchitecturesAreUnverifiedNotFeasible) {
   EXPECT_EQ(json["options"][0]["verified"], false);
 }
 
+// data/build_arch_lists.csv fills the builds whose own table has no list: TF 2.16.1 lies in the
+// 2.16..2.16 row, so a Blackwell GPU is reached through its compute_90 PTX, which minor version
+// compatibility cannot JIT-compile.
+TEST(PlanAdvisor, PtxOnlyNeedsTheReleasesOwnDriver) {
+  const Plan fits = solve(ask("tensorflow", "2.16", "linux", "12.0", "575.57.08", std::nullopt));
+  ASSERT_TRUE(fits.feasible);
+  EXPECT_FALSE(fits.options.front().build.arch_list.empty());
+  EXPECT_TRUE(fits.options.front().verified);
+  const Plan old = solve(ask("tensorflow", "2.16", "linux", "12.0", "535.104.05", std::nullopt));
+  EXPECT_EQ(old.outcome, Outcome::infeasible);
+  ASSERT_TRUE(has_blocker(old, "driver.too_old"));
+  // A GPU with SASS in the list needs no JIT: minor compatibility is enough.
+  EXPECT_TRUE(
+      solve(ask("tensorflow", "2.16", "linux", "8.0", "535.104.05", std::nullopt)).feasible);
+}
+
 }  // namespace
 }  // namespace gpuvet::plan
