@@ -28,17 +28,56 @@ struct CudaUser {
   std::string cuda;
   std::vector<std::string> who;    // "toolkit 12.4.1 at /usr/local/cuda-12.4", "torch 2.1.0 in ..."
   std::vector<std::string> paths;  // the toolkits' roots and the environments
+  std::vector<const FrameworkFact*> builds;
 };
+
+// "sm_86" / "compute_80" as {major, minor, ptx}; nullopt for anything else.
+struct Target {
+  int major = 0;
+  int minor = 0;
+  bool ptx = false;
+};
+std::optional<Target> parse_target(const std::string& target) {
+  const bool ptx = target.starts_with("compute_");
+  if (!ptx && !target.starts_with("sm_")) return std::nullopt;
+  std::string digits = target.substr(ptx ? 8 : 3);
+  while (!digits.empty() && !std::isdigit(static_cast<unsigned char>(digits.back())))
+    digits.pop_back();  // sm_90a
+  if (digits.size() < 2 || !text::is_digits(digits)) return std::nullopt;
+  return Target{std::atoi(digits.substr(0, digits.size() - 1).c_str()), digits.back() - '0', ptx};
+}
+
+// Whether a build's compiled targets reach a GPU only through PTX: no cubin of its major at or
+// below its minor, but PTX at or below it.
+bool reached_only_by_ptx(const std::vector<std::string>& targets, const std::string& cc) {
+  const auto parts = text::split(cc, '.');
+  if (parts.size() != 2) return false;
+  const int major = std::atoi(parts[0].c_str());
+  const int minor = std::atoi(parts[1].c_str());
+  bool cubin = false, ptx = false;
+  for (const auto& target : targets) {
+    const auto t = parse_target(target);
+    if (!t) continue;
+    const bool at_or_below = t->major < major || (t->major == major && t->minor <= minor);
+    if (t->ptx && at_or_below) ptx = true;
+    // TensorFlow's compute_XY embeds SASS for XY as well as PTX (.bazelrc: "compute_XY enables
+    // PTX embedding in addition to SASS"); build_info is the only source of these lists.
+    if (t->major == major && t->minor <= minor) cubin = true;
+  }
+  return ptx && !cubin;
+}
 
 // Users grouped by CUDA major.minor (a toolkit 12.1.105 and a build for 12.1 are one question);
 // each group asks with its most specific version.
 std::vector<CudaUser> cuda_users(const CheckContext& context) {
   const Facts& f = context.facts();
   std::map<std::string, CudaUser> by_cuda;
-  auto add = [&](const std::string& cuda, std::string who, const std::string& path) {
+  auto add = [&](const std::string& cuda, std::string who, const std::string& path,
+                 const FrameworkFact* build) {
     // A wheel's version is its component's (cudart 12.1.105), not a toolkit release: ask for
     // the major.minor, whose GA driver is the lowest any of its releases needs.
     auto& user = by_cuda[version::prefix(cuda, 2)];
+    if (build) user.builds.push_back(build);
     user.cuda = version::prefix(cuda, 2);
     user.who.push_back(std::move(who));
     if (std::find(user.paths.begin(), user.paths.end(), path) == user.paths.end()) {
@@ -48,7 +87,8 @@ std::vector<CudaUser> cuda_users(const CheckContext& context) {
   for (const auto& t : f.cuda_toolkits) {
     if (!t.version || !version::is_dotted(*t.version)) continue;
     add(*t.version,
-        context.text("compat.user.toolkit", {{"version", *t.version}, {"root", t.root}}), t.root);
+        context.text("compat.user.toolkit", {{"version", *t.version}, {"root", t.root}}), t.root,
+        nullptr);
   }
   for (const auto& env : f.python_envs) {
     for (const auto& fw : env.frameworks) {
@@ -58,7 +98,7 @@ std::vector<CudaUser> cuda_users(const CheckContext& context) {
                                                  {"version", fw.version.value_or("?")},
                                                  {"cuda", *fw.cuda},
                                                  {"env", env.path}}),
-          env.path);
+          env.path, &fw);
     }
   }
   std::vector<CudaUser> out;
@@ -85,12 +125,31 @@ Result<bool> check_driver_too_old(const CheckContext& context, std::vector<Findi
     // with limits; before 11, and below the major's floor, the runtime does not load.
     const kb::DriverFit fit = kb::driver_fit(*need, driver);
     if (fit == kb::DriverFit::fits || fit == kb::DriverFit::unknown) continue;
-    const bool fails = fit == kb::DriverFit::too_old;
+    // Minor version compatibility does not JIT-compile PTX: a build that reaches this machine's
+    // GPU only through PTX needs the release's own driver (data/cuda_compat_notes.csv).
+    std::vector<std::string> ptx_only;
+    if (fit == kb::DriverFit::minor_compat) {
+      for (const auto* build : user.builds) {
+        for (const auto& gpu : f.gpus) {
+          if (gpu.compute_capability &&
+              reached_only_by_ptx(build->compute_capabilities, *gpu.compute_capability)) {
+            ptx_only.push_back(context.text(
+                "driver.too_old.ptx_only",
+                {{"package", build->package},
+                 {"version", build->version.value_or(context.text("report.unknown_value"))},
+                 {"cc", *gpu.compute_capability},
+                 {"targets", text::join(build->compute_capabilities, ", ")}}));
+          }
+        }
+      }
+    }
+    const bool fails = fit == kb::DriverFit::too_old || !ptx_only.empty();
     const std::string unknown = context.text("report.unknown_value");
     const kb::MessageArgs args = {
         {"driver", driver},
         {"cuda", user.cuda},
-        {"min", (fails ? need->oldest() : need->release_min).value_or(unknown)},
+        {"min",
+         (fit == kb::DriverFit::too_old ? need->oldest() : need->release_min).value_or(unknown)},
         {"release_min", need->release_min.value_or(unknown)},
         {"platform", platform}};
     auto finding =
@@ -114,6 +173,8 @@ Result<bool> check_driver_too_old(const CheckContext& context, std::vector<Findi
                                                  {"platform", platform},
                                                  {"source", need->compat_source}}));
     }
+    for (auto& line : ptx_only)
+      finding->evidence.push_back(std::move(line));
     if (!fails) finding->evidence.push_back(context.text("driver.too_old.compat_limits"));
     finding->fix.push_back(context.text("driver.too_old.fix", args));
     finding->affects = user.paths;
