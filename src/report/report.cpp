@@ -108,7 +108,7 @@ std::vector<FactLine> framework_lines(const Facts& facts, const kb::Messages& m)
                                                    {"version", value_or_unknown(f.version, m)},
                                                    {"build", describe_build(f, m)},
                                                    {"env", env.path}}),
-                       f.gpu_build != false});
+                       f.gpu_build != false, env.path});
     }
   }
   return lines;

@@ -2,6 +2,7 @@
 // Renderers: text, json and md views of one Report. They decide nothing: every verdict comes
 // from the checks, every word from the message catalogs.
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "checks/checks.hpp"
@@ -30,8 +31,11 @@ std::string empty_layer_text(const Facts& facts, Layer layer, const kb::Messages
 // What the facts say about one layer, a line per item; empty when nothing is known. A line that
 // reports an absence ("no NVIDIA driver") is not a pass.
 struct FactLine {
+  FactLine(std::string text_, bool present_ = true, std::string env_ = {})
+      : text(std::move(text_)), present(present_), env(std::move(env_)) {}
   std::string text;
   bool present = true;
+  std::string env;  // the environment a framework line is about
 };
 std::vector<FactLine> layer_fact_lines(const Facts& facts, Layer layer,
                                        const kb::Messages& messages);

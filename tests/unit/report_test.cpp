@@ -158,5 +158,34 @@ TEST(Verdict, ErrorsBeforeWarningsLowestLayerFirst) {
   EXPECT_TRUE(findings_to_fix(findings).empty());
 }
 
+// A GPU build whose only way to the GPU passes through an error says so on its own row; a build
+// in another environment, and a CPU-only build, do not.
+TEST(TextReport, FrameworkRowSaysItsGpuWillNotStart) {
+  Report r = sample();
+  r.findings.clear();
+  Finding cudnn = make("cudnn.version_mismatch", Severity::error, Layer::cudnn, "old cuDNN loads");
+  cudnn.affects = {"/envs/a"};
+  r.findings.push_back(cudnn);
+  for (const char* env : {"/envs/a", "/envs/b"}) {
+    PythonEnvFact e;
+    e.path = env;
+    FrameworkFact fw;
+    fw.name = "tensorflow";
+    fw.package = "tensorflow";
+    fw.version = "2.14.0";
+    fw.gpu_build = true;
+    e.frameworks.push_back(fw);
+    r.facts.python_envs.push_back(e);
+  }
+  const std::string text = render_text(r, testing::messages(), false);
+  const auto line_of = [&](const std::string& env) {
+    const size_t at = text.rfind(env);  // the Framework row comes after the Python row
+    return text.substr(text.rfind('\n', at) + 1, text.find('\n', at) - text.rfind('\n', at) - 1);
+  };
+  EXPECT_NE(line_of("/envs/a").find("cudnn.version_mismatch above"), std::string::npos) << text;
+  EXPECT_NE(line_of("/envs/a").find("✖"), std::string::npos) << text;
+  EXPECT_EQ(line_of("/envs/b").find("will not start"), std::string::npos) << text;
+}
+
 }  // namespace
 }  // namespace gpuvet::report
