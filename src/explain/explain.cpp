@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <nlohmann/json.hpp>
 #include <set>
 
@@ -81,11 +82,30 @@ std::optional<std::string> cudnn_of_library(const std::string& lib) {
   return text::split(lower.substr(so + 4), '.').front();
 }
 
-// "explain.why.<id>"; for causes without a taxonomy id of their own ("other") the text of the
-// signature that found it, where the catalog has one.
+// "(8, 5, 0)" -> "8.5.0"; "8906" -> "8.9.6" and "90100" -> "9.1.0" (CUDNN_VERSION is
+// major*1000+minor*100+patch before 9.0, major*10000+minor*100+patch from 9.0:
+// shared/reference/tensorflow_facts.md §9); anything else as it is.
+std::string dotted_cudnn_version(const std::string& value) {
+  std::string digits_and_dots;
+  if (value.starts_with("(")) {
+    for (char ch : value) {
+      if (std::isdigit(static_cast<unsigned char>(ch))) digits_and_dots += ch;
+      if (ch == ',') digits_and_dots += '.';
+    }
+    return digits_and_dots.empty() ? value : digits_and_dots;
+  }
+  if (!text::is_digits(value) || value.size() < 4 || value.size() > 6) return value;
+  const long v = std::stol(value);
+  const long major = v >= 90000 ? v / 10000 : v / 1000;
+  const long rest = v >= 90000 ? v % 10000 : v % 1000;
+  return fmt::format("{}.{}.{}", major, rest / 100, rest % 100);
+}
+
+// "explain.why.<id>", or the text of the signature that found it where the catalog has one (a
+// message that says more than the cause's: "other" causes, a DLL that names no runtime).
 std::string message_key(const Cause& c, std::string_view part, const kb::Messages& m) {
   std::string key = fmt::format("explain.{}.{}", part, c.id);
-  if (c.id == "other" && !c.signatures.empty()) {
+  if (!c.signatures.empty()) {
     const std::string specific = key + "." + c.signatures.front();
     if (m.has(specific)) return specific;
   }
@@ -93,9 +113,9 @@ std::string message_key(const Cause& c, std::string_view part, const kb::Message
 }
 
 kb::MessageArgs args_of(const Cause& c, const kb::Messages& m) {
-  static const std::vector<std::string> keys = {"lib",   "cuda",    "cudnn", "loaded", "compiled",
-                                                "found", "symbol",  "cc",    "min",    "package",
-                                                "other", "ordinal", "status"};
+  static const std::vector<std::string> keys = {"lib",   "cuda",    "cudnn",  "loaded", "compiled",
+                                                "found", "symbol",  "cc",     "min",    "package",
+                                                "other", "ordinal", "status", "dll"};
   kb::MessageArgs args;
   for (const auto& key : keys) {
     const auto it = c.captures.find(key);
@@ -151,8 +171,15 @@ bool Collector::on_line(size_t line_number, std::string_view line) {
       // A pasted line can be huge; the evidence keeps its start.
       cause.evidence.push_back({line_number, std::string(line.substr(0, 500))});
     }
-    for (auto& [name, value] : hit.captures)
-      cause.captures.emplace(name, std::move(value));
+    // Alternatives of one pattern name their groups lib, lib2 …: one capture, the one that took
+    // part in the match.
+    for (auto& [name, value] : hit.captures) {
+      if (value.empty()) continue;
+      std::string key = name;
+      while (!key.empty() && std::isdigit(static_cast<unsigned char>(key.back())))
+        key.pop_back();
+      cause.captures.emplace(key, std::move(value));
+    }
   }
   return true;
 }
@@ -178,6 +205,14 @@ std::vector<Cause> reason(std::vector<Cause> causes, const kb::Kb& kb, const kb:
         if (auto cuda = cuda_of_library(kb, lib->second)) c.captures.emplace("cuda", *cuda);
       } else if (c.id.starts_with("cudnn.")) {
         if (auto cudnn = cudnn_of_library(lib->second)) c.captures.emplace("cudnn", *cudnn);
+      }
+    }
+    // Versions as frameworks print them, dotted: PyTorch's (8, 5, 0), and cuDNN's integer
+    // CUDNN_VERSION (8906 is 8.9.6; from 9.0 90100 is 9.1.0).
+    if (c.id.starts_with("cudnn.")) {
+      for (const char* key : {"loaded", "compiled"}) {
+        if (auto it = c.captures.find(key); it != c.captures.end())
+          it->second = dotted_cudnn_version(it->second);
       }
     }
     // The device the log names, when no signature said its capability.

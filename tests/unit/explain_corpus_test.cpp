@@ -118,10 +118,11 @@ TEST(ExplainCorpus, AccuracyOnDevAndHeldOut) {
                 split.c_str(), s.total, s.top1, 100 * s.share(s.top1), s.top3,
                 100 * s.share(s.top3));
   }
-  // The ratchet: the values measured when the corpus landed (before any signature was written
-  // for it). Raise them with every signature change; never lower them.
-  EXPECT_GE(scores["dev"].share(scores["dev"].top1), 0.45) << misses;
-  EXPECT_GE(scores["heldout"].share(scores["heldout"].top1), 0.35);
+  // The ratchet: the values last measured (when the corpus landed: dev 47%, held-out 39%; after
+  // the first signatures written against dev: 66% and 49%). Raise them with every signature
+  // change; never lower them.
+  EXPECT_GE(scores["dev"].share(scores["dev"].top1), 0.64) << misses;
+  EXPECT_GE(scores["heldout"].share(scores["heldout"].top1), 0.47);
 }
 
 }  // namespace

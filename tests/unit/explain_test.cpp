@@ -444,6 +444,42 @@ TEST(Reasoning, LaunchTimeoutExplainsTheWatchdog) {
   EXPECT_NE(causes[0].fix.back().find("TCC"), std::string::npos) << causes[0].fix.back();
 }
 
+// Versions as the frameworks print them come out dotted: PyTorch's tuples, cuDNN's integers (the
+// 9.x encoding too), and no trailing period.
+TEST(Explain, CudnnVersionsAreDotted) {
+  struct Case {
+    const char* log;
+    const char* loaded;
+    const char* compiled;
+  };
+  for (const Case& c :
+       {Case{"RuntimeError: cuDNN version incompatibility: PyTorch was compiled  against (8, 5, 0) "
+             "but found runtime version (8, 3, 3).",
+             "8.3.3", "8.5.0"},
+        Case{"CUDA backend failed to initialize: Found cuDNN version 8600, but JAX was built "
+             "against version 90100, which is newer.",
+             "8.6.0", "9.1.0"},
+        Case{"E tensorflow/stream_executor/cuda/cuda_dnn.cc:324] Loaded runtime CuDNN library: "
+             "7.3.1 but source was compiled with: 7.4.2.",
+             "7.3.1", "7.4.2"}}) {
+    const auto causes = explain_text(c.log);
+    ASSERT_FALSE(causes.empty()) << c.log;
+    EXPECT_EQ(causes[0].id, "cudnn.version_mismatch");
+    EXPECT_EQ(causes[0].captures.at("loaded"), c.loaded) << c.log;
+    EXPECT_EQ(causes[0].captures.at("compiled"), c.compiled) << c.log;
+  }
+}
+
+// A pattern's alternatives name their groups lib, lib2: the explanation sees one lib.
+TEST(Explain, AlternativeGroupsAreOneCapture) {
+  const auto causes = explain_text(
+      "W0529 03:50:54.756062 56933 dynamic_loader.cc:120] Can not find library: libcudnn.so. The "
+      "process maybe hang.");
+  ASSERT_FALSE(causes.empty());
+  EXPECT_EQ(causes[0].id, "cudnn.missing");
+  EXPECT_EQ(causes[0].captures.at("lib"), "libcudnn.so");
+}
+
 // --- accuracy on real excerpts --------------------------------------------------------------
 
 TEST(Accuracy, PublicExcerptsFromIssueThreads) {
