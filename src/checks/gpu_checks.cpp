@@ -199,12 +199,31 @@ bool container_without_gpu(const Facts& f) {
   return runtime_said_none || !has_nvidia_nodes(f);
 }
 
+// NVML's own answer when the loaded kernel module and the libraries disagree: nvmlInit's
+// NVML_ERROR_LIB_RM_VERSION_MISMATCH (18), "Driver/library version mismatch".
+bool library_mismatch(const Facts& f) {
+  if (!f.driver || !f.driver->error) return false;
+  const std::string error = text::to_lower(*f.driver->error);
+  return error.find("driver/library version mismatch") != std::string::npos ||
+         error.find("nvmlinit_v2: nvml error 18") != std::string::npos;
+}
+
 }  // namespace
 
 Result<bool> check_gpu_and_driver(const CheckContext& context, std::vector<Finding>& findings) {
   const Facts& f = context.facts();
   if (f.os.family == "windows") return check_windows(context, findings);
   if (f.os.family != "linux") return true;
+  if (library_mismatch(f)) {
+    std::vector<std::string> evidence;
+    if (f.driver->kernel_module_version) {
+      evidence.push_back(context.text("driver.library_mismatch.module",
+                                      {{"version", *f.driver->kernel_module_version}}));
+    }
+    return emit(context, findings, "driver.library_mismatch", "driver.library_mismatch", {},
+                evidence, true,
+                {"driver.library_mismatch.fix.reboot", "driver.library_mismatch.fix.packages"});
+  }
   if (f.os.wsl) return check_wsl(context, findings);
   if (!f.hardware.pci_scanned || driver_works(f) || !f.gpus.empty()) {
     return check_device_init(context, findings);

@@ -215,6 +215,11 @@ std::vector<Cause> reason(std::vector<Cause> causes, const kb::Kb& kb, const kb:
           it->second = dotted_cudnn_version(it->second);
       }
     }
+    // "sm_86" as a capability: 8.6.
+    if (auto it = c.captures.find("cc"); it != c.captures.end() && text::is_digits(it->second) &&
+                                         it->second.size() >= 2 && it->second.size() <= 3) {
+      it->second.insert(it->second.size() - 1, ".");
+    }
     // The device the log names, when no signature said its capability.
     if (device_cc) c.captures.emplace("cc", *device_cc);
     // TensorFlow appends LD_LIBRARY_PATH to "Could not load" lines: a toolkit of another CUDA
