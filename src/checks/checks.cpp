@@ -111,32 +111,35 @@ Result<std::vector<Finding>> run_checks(const CheckContext& context) {
   return findings;
 }
 
+std::vector<std::string> errors_blocking(const std::vector<Finding>& findings,
+                                         const std::string& env) {
+  std::vector<std::string> ids;
+  for (const auto& f : findings) {
+    if (f.severity != Severity::error) continue;
+    const bool about_env =
+        f.affects.empty() || std::find(f.affects.begin(), f.affects.end(), env) != f.affects.end();
+    if (about_env && std::find(ids.begin(), ids.end(), f.id) == ids.end()) ids.push_back(f.id);
+  }
+  return ids;
+}
+
 Summary summarize(const Facts& facts, const std::vector<Finding>& findings) {
   Summary s;
   for (const auto& f : findings) {
     if (f.severity == Severity::error) ++s.errors;
     if (f.severity == Severity::warning) ++s.warnings;
   }
-  // Ready only when a GPU and a working driver are known, no error concerns the whole machine,
-  // and some environment holds a GPU build that no error concerns.
-  const bool machine_error = std::any_of(findings.begin(), findings.end(), [](const Finding& f) {
-    return f.severity == Severity::error && f.affects.empty();
-  });
-  const auto env_has_error = [&](const std::string& path) {
-    return std::any_of(findings.begin(), findings.end(), [&](const Finding& f) {
-      return f.severity == Severity::error &&
-             std::find(f.affects.begin(), f.affects.end(), path) != f.affects.end();
-    });
-  };
+  // Ready only when a GPU and a working driver are known and some environment holds a GPU build
+  // that no error stops (an error about the whole machine stops every one).
   const bool usable_env = std::any_of(
       facts.python_envs.begin(), facts.python_envs.end(), [&](const PythonEnvFact& env) {
         const bool gpu_build =
             std::any_of(env.frameworks.begin(), env.frameworks.end(),
                         [](const FrameworkFact& f) { return f.gpu_build.value_or(false); });
-        return gpu_build && !env_has_error(env.path);
+        return gpu_build && errors_blocking(findings, env.path).empty();
       });
-  s.gpu_ready = !machine_error && usable_env && !facts.gpus.empty() && facts.driver &&
-                facts.driver->installed.value_or(false);
+  s.gpu_ready =
+      usable_env && !facts.gpus.empty() && facts.driver && facts.driver->installed.value_or(false);
   return s;
 }
 

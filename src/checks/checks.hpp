@@ -45,6 +45,11 @@ struct Check {
 
 const std::vector<Check>& all_checks();
 
+// The ids of the errors that stop an environment's GPU: those about it, and those about the whole
+// machine. Empty: nothing stops it.
+std::vector<std::string> errors_blocking(const std::vector<Finding>& findings,
+                                         const std::string& env);
+
 // Marks each finding that follows from another (data/fault_tree.csv: a row names the pair, and the
 // cause concerns the whole machine or the same environment or toolkit).
 Result<bool> mark_what_follows(const kb::Kb& kb, std::vector<Finding>& findings);

@@ -47,22 +47,32 @@ std::optional<Target> parse_target(const std::string& target) {
   return Target{std::atoi(digits.substr(0, digits.size() - 1).c_str()), digits.back() - '0', ptx};
 }
 
+// "8.6" as {8, 6}.
+std::optional<Target> parse_cc(const std::string& cc) {
+  const auto parts = text::split(cc, '.');
+  if (parts.size() != 2 || !text::is_digits(parts[0]) || !text::is_digits(parts[1])) {
+    return std::nullopt;
+  }
+  return Target{std::atoi(parts[0].c_str()), std::atoi(parts[1].c_str()), false};
+}
+
+bool at_or_below(const Target& t, const Target& gpu) {
+  return t.major < gpu.major || (t.major == gpu.major && t.minor <= gpu.minor);
+}
+
 // Whether a build's compiled targets reach a GPU only through PTX: no cubin of its major at or
 // below its minor, but PTX at or below it.
 bool reached_only_by_ptx(const std::vector<std::string>& targets, const std::string& cc) {
-  const auto parts = text::split(cc, '.');
-  if (parts.size() != 2) return false;
-  const int major = std::atoi(parts[0].c_str());
-  const int minor = std::atoi(parts[1].c_str());
+  const auto gpu = parse_cc(cc);
+  if (!gpu) return false;
   bool cubin = false, ptx = false;
   for (const auto& target : targets) {
     const auto t = parse_target(target);
     if (!t) continue;
-    const bool at_or_below = t->major < major || (t->major == major && t->minor <= minor);
-    if (t->ptx && at_or_below) ptx = true;
+    if (t->ptx && at_or_below(*t, *gpu)) ptx = true;
     // TensorFlow's compute_XY embeds SASS for XY as well as PTX (.bazelrc: "compute_XY enables
     // PTX embedding in addition to SASS"); build_info is the only source of these lists.
-    if (t->major == major && t->minor <= minor) cubin = true;
+    if (t->major == gpu->major && t->minor <= gpu->minor) cubin = true;
   }
   return ptx && !cubin;
 }
@@ -205,24 +215,15 @@ namespace {
 // an equal or higher minor; PTX (compute_XY) is JIT-compiled for any GPU at or above XY.
 // Source: CUDA C Programming Guide, "Binary Compatibility" and "PTX Compatibility".
 std::optional<bool> runs_on(const std::vector<std::string>& targets, const std::string& cc) {
+  const auto gpu = parse_cc(cc);
+  if (!gpu) return std::nullopt;
   std::optional<bool> known;
-  const auto cc_parts = text::split(cc, '.');
-  if (cc_parts.size() != 2) return std::nullopt;
-  const int major = std::atoi(cc_parts[0].c_str());
-  const int minor = std::atoi(cc_parts[1].c_str());
   for (const auto& target : targets) {
-    const bool ptx = target.starts_with("compute_");
-    const bool cubin = target.starts_with("sm_");
-    if (!ptx && !cubin) continue;
-    std::string digits = target.substr(ptx ? 8 : 3);
-    while (!digits.empty() && !std::isdigit(static_cast<unsigned char>(digits.back())))
-      digits.pop_back();  // sm_90a
-    if (digits.size() < 2 || !text::is_digits(digits)) continue;
-    const int t_major = std::atoi(digits.substr(0, digits.size() - 1).c_str());
-    const int t_minor = digits.back() - '0';
+    const auto t = parse_target(target);
+    if (!t) continue;
     known = known.value_or(false);
-    if (ptx && (major > t_major || (major == t_major && minor >= t_minor))) return true;
-    if (cubin && major == t_major && minor >= t_minor) return true;
+    if (t->ptx && at_or_below(*t, *gpu)) return true;
+    if (!t->ptx && t->major == gpu->major && t->minor <= gpu->minor) return true;
   }
   return known;
 }

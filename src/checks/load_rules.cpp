@@ -6,33 +6,13 @@
 
 namespace gpuvet::checks {
 
-namespace {
-
-size_t parts_of(std::string_view v) {
-  return text::split(v, '.').size();
-}
-
-// `compiled` lies in [from, to], each bound compared on as many parts as it has: to "6" holds
-// 6.5, to "10.2" holds 10.2.89.
-bool in_range(std::string_view compiled, const std::string& from, const std::string& to) {
-  if (!version::is_dotted(compiled)) return false;
-  if (version::is_dotted(from) &&
-      version::compare(version::prefix(compiled, parts_of(from)), from) < 0) {
-    return false;
-  }
-  return !version::is_dotted(to) ||
-         version::compare(version::prefix(compiled, parts_of(to)), to) <= 0;
-}
-
-}  // namespace
-
 Result<std::optional<LoadRule>> find_load_rule(const kb::Kb& kb, std::string_view family,
                                                std::string_view library, std::string_view platform,
                                                std::string_view compiled) {
   auto rows = kb::rows_if(kb, "library_load_rules", [&](const kb::Row& r) {
     return r.get("library") == library &&
            (r.get("platform") == "any" || r.get("platform") == platform) &&
-           in_range(compiled, r.get("compiled_from"), r.get("compiled_to"));
+           kb::version_within(compiled, r.get("compiled_from"), r.get("compiled_to"));
   });
   if (!rows) return rows.error();
   // The family's own rows first, then the rows for any framework.

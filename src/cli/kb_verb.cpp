@@ -117,11 +117,8 @@ Result<std::vector<kb::Row>> build_rows(const kb::Kb& kb, const frameworks::Fram
   if (!framework.kb_version_column.empty()) {
     return kb::rows_for_version(kb, table, std::string(framework.kb_version_column), v);
   }
-  // A table of the current variants only (JAX's) answers every version with all its rows.
-  const bool versioned = framework.versioned_builds;
   return kb::rows_if(kb, table, [&](const kb::Row& row) {
-    return v.empty() || !versioned ||
-           kb::version_in_range(v, row.get("version_from"), row.get("version_to"));
+    return v.empty() || kb::version_in_range(v, row.get("version_from"), row.get("version_to"));
   });
 }
 

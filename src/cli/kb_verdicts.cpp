@@ -111,9 +111,7 @@ void add_framework_on_cc(const frameworks::FrameworkOnCc& on, const std::string&
       add(answer, "unknown", "kb.verdict.framework.unknown", {{"framework", name}}, 1);
     return;
   }
-  const std::string releases = on.framework->versioned_builds
-                                   ? span(on.running.front(), on.running.back())
-                                   : text::join(on.running, ", ");
+  const std::string releases = span(on.running.front(), on.running.back());
   kb::MessageArgs args = {{"framework", name}, {"releases", releases}, {"cc", cc}};
   if (on.newest_runs) {
     add(answer, "ok", "kb.verdict.framework.runs_newest", args, 1);
@@ -174,11 +172,11 @@ Result<bool> add_framework_verdict(const kb::Kb& kb, const frameworks::Spec& spe
   if (!f.builds) return true;
   auto all = f.builds(kb);
   if (!all) return all.error();
-  const std::string v = f.versioned_builds ? spec.version.value_or("") : std::string();
+  const std::string v = spec.version.value_or("");
   std::vector<frameworks::Build> builds;
   std::copy_if(all->begin(), all->end(), std::back_inserter(builds),
                [&](const frameworks::Build& b) { return of_release(b, v); });
-  if (!v.empty() || !f.versioned_builds) {
+  if (!v.empty()) {
     add_build_lines(f, builds, answer);
     return true;
   }

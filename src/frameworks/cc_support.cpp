@@ -13,9 +13,9 @@ bool older(const std::string& a, const std::string& b) {
   return version::compare(a, b) < 0;
 }
 
-// The release a build belongs to; a table without releases groups by package (jax[cuda12]).
-std::string release_of(const Framework& f, const Build& b) {
-  return f.versioned_builds ? b.version : b.package;
+// The release a build belongs to.
+std::string release_of(const Build& b) {
+  return b.version;
 }
 
 bool release_order(const std::string& a, const std::string& b) {
@@ -65,8 +65,8 @@ Result<FrameworkOnCc> framework_on_cc(const Framework& f, const kb::Kb& kb, cons
   if (!builds) return builds.error();
   std::map<std::string, ReleaseOnCc, decltype(&release_order)> releases(&release_order);
   for (const auto& b : *builds) {
-    const std::string release = release_of(f, b);
-    if (release.empty() || (f.versioned_builds && !version::is_dotted(release))) continue;
+    const std::string release = release_of(b);
+    if (release.empty() || !version::is_dotted(release)) continue;
     ReleaseOnCc& r = releases[release];
     const Runs runs = build_runs_on(b, cc, cuda_range);
     r.yes = r.yes || runs == Runs::yes;

@@ -125,10 +125,6 @@ struct Framework {
   // ---- plan -----------------------------------------------------------------------------------
   // The builds the KB holds, on every platform. nullptr: the framework cannot be planned.
   Result<std::vector<Build>> (*builds)(const kb::Kb& kb) = nullptr;
-  // The KB knows builds per release (false: only the current variants, as for JAX).
-  bool versioned_builds = true;
-  // The KB states each build's Python range (else the plan notes that it is unknown).
-  bool python_range_expected = true;
   // The requirement and index for a build; nullptr: default_install.
   Result<InstallSpec> (*install)(const Build& b, const kb::Kb& kb,
                                  const kb::Messages& messages) = nullptr;

@@ -325,6 +325,14 @@ bool version_in_range(std::string_view version, std::string_view from, std::stri
   return after_start && before_end;
 }
 
+bool version_within(std::string_view version, std::string_view from, std::string_view to) {
+  if (!version::is_dotted(version)) return false;
+  const auto parts = [](std::string_view v) { return text::split(v, '.').size(); };
+  if (version::is_dotted(from) && version::compare(version::prefix(version, parts(from)), from) < 0)
+    return false;
+  return !version::is_dotted(to) || version::compare(version::prefix(version, parts(to)), to) <= 0;
+}
+
 Result<std::vector<Row>> rows_for_version(const Kb& kb, const std::string& table,
                                           std::string_view column, std::string_view version) {
   return rows_if(kb, table,

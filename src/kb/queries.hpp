@@ -52,6 +52,9 @@ Result<std::vector<Row>> rows_if(const Kb& kb, const std::string& table,
 // Whether some version with this prefix lies in [from, to]; an empty `to` is open, an empty or
 // non-numeric `from` holds nothing.
 bool version_in_range(std::string_view version, std::string_view from, std::string_view to);
+// Whether a version lies in [from, to], each bound compared on as many parts as it has: to "2.16"
+// holds 2.16.1, to "6" holds 6.5. An empty (or non-numeric) bound does not bound.
+bool version_within(std::string_view version, std::string_view from, std::string_view to);
 // Rows whose column equals value exactly.
 Result<std::vector<Row>> rows_where(const Kb& kb, const std::string& table, std::string_view column,
                                     std::string_view value);

@@ -11,14 +11,6 @@ namespace gpuvet::plan {
 
 namespace {
 
-// A bound of fewer parts covers every release under it: 2.16.1 lies in 2.16..2.16.
-bool in_release_range(const std::string& version, const std::string& from, const std::string& to) {
-  if (!version::is_dotted(version) || !version::is_dotted(from)) return false;
-  const auto parts = [](const std::string& v) { return text::split(v, '.').size(); };
-  if (version::compare(version::prefix(version, parts(from)), from) < 0) return false;
-  return !version::is_dotted(to) || version::compare(version::prefix(version, parts(to)), to) <= 0;
-}
-
 // A build's compiled architectures from data/build_arch_lists.csv, when its own table has none:
 // the row of its framework, platform (or any), release range and CUDA variant ("cuda12" also
 // names "cuda12-cuda-cudnn", the same wheel with extras).
@@ -34,7 +26,7 @@ Result<bool> add_arch_lists(const kb::Kb& kb, std::vector<Build>& builds) {
       if (row.get("framework") != b.framework) continue;
       if (platform != "any" && platform != b.platform) continue;
       if (variant != b.variant && !b.variant.starts_with(variant + "-")) continue;
-      if (!in_release_range(b.version, row.get("version_from"), row.get("version_to"))) continue;
+      if (!kb::version_within(b.version, row.get("version_from"), row.get("version_to"))) continue;
       b.arch_list = text::split(row.get("arch_list"), ';');
       b.sources.push_back("build_arch_lists: " + row.get("source"));
       break;

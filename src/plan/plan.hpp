@@ -30,7 +30,7 @@ struct Request {
   std::optional<std::string> preferred_python;
   std::optional<std::string> env_path;  // install into this existing environment
   bool env_is_conda = false;
-  // Where each input came from: flag, snapshot, machine, environment, default (empty: unknown).
+  // Where each input came from: flag, snapshot, machine, environment (empty: unknown).
   struct Origins {
     std::string os, gpu, driver, python;
   } origins;

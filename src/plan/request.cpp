@@ -35,22 +35,15 @@ std::string os_of(const Facts& facts) {
   return facts.os.wsl ? "wsl2" : facts.os.family == "windows" ? "windows" : "linux";
 }
 
-bool same_path(const std::string& a, const std::string& b, bool windows) {
-  std::string x = paths::normalize(a), y = paths::normalize(b);
-  while (x.size() > 1 && x.back() == '/')
-    x.pop_back();
-  while (y.size() > 1 && y.back() == '/')
-    y.pop_back();
-  return windows ? text::to_lower(x) == text::to_lower(y) : x == y;
-}
-
 // --env PATH or --here: the environment the plan installs into, and its Python as a constraint.
 Result<bool> use_environment(Request& request, const Facts& facts, const kb::Messages& messages,
                              const MachineUse& use) {
   const bool windows = facts.os.family == "windows";
   const PythonEnvFact* chosen = nullptr;
   for (const auto& env : facts.python_envs) {
-    if (use.here ? env.active : same_path(env.path, use.env, windows)) {
+    if (use.here
+            ? env.active
+            : paths::comparison_key(env.path, windows) == paths::comparison_key(use.env, windows)) {
       chosen = &env;
       break;
     }

@@ -151,9 +151,11 @@ Result<bool> Solver::check_compute_capability(const Build& b, const Request& r,
     }
     return true;
   }
-  const std::string build = text::join(
-      std::vector<std::string>{b.package.empty() ? b.framework : b.package, b.version, b.variant},
-      " ");
+  std::vector<std::string> label = {b.package.empty() ? b.framework : b.package};
+  for (const auto& part : {b.version, b.variant}) {
+    if (!part.empty()) label.push_back(part);
+  }
+  const std::string build = text::join(label, " ");
   if (!b.cuda) {
     e.unknowns.push_back(text("plan.unknown.arch_list", {{"build", build}, {"cc", cc}}));
     return true;
@@ -181,11 +183,8 @@ Result<bool> Solver::check_compute_capability(const Build& b, const Request& r,
 
 void Solver::check_python(const Build& b, const Request& r, Evaluation& e) const {
   if (!b.python_min || !b.python_max) {
-    const frameworks::Framework* framework = frameworks::find(b.framework);
-    if (!framework || framework->python_range_expected) {
-      ++e.unknown_facts;
-      e.notes.push_back(text("plan.note.python_range_unknown"));
-    }
+    ++e.unknown_facts;
+    e.notes.push_back(text("plan.note.python_range_unknown"));
     return;
   }
   if (!r.python) return;
@@ -408,10 +407,6 @@ Result<Plan> Solver::solve() {
     return make_error(text("plan.error.no_table", {{"framework", request_.framework}}));
   }
   all_ = std::move(*builds);
-  const frameworks::Framework* framework = frameworks::find(request_.framework);
-  if (framework && !framework->versioned_builds && request_.version) {
-    return make_error(text("plan.error.jax_version"));
-  }
   auto known = wished_builds();
   if (!known) return known.error();
   std::vector<Build> on_platform;

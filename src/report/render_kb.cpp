@@ -30,7 +30,6 @@ const std::vector<std::string>& shown_columns(const std::string& table) {
       {"pytorch_builds",
        {"torch_version", "cuda_variants", "python_min", "python_max", "default_pip_cuda",
         "min_cc_compiled"}},
-      {"jax_builds", {"variant", "package", "cuda", "cudnn", "min_driver_linux", "min_cc"}},
       {"jax_releases",
        {"jax_version", "jaxlib_version", "variant", "install", "cuda", "cudnn", "python_min",
         "python_max", "min_driver_linux", "min_cc"}},

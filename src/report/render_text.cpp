@@ -50,19 +50,6 @@ std::string label(const kb::Messages& m, Layer layer) {
   return name;
 }
 
-// The errors that stop an environment's GPU: those about it, and those about the whole machine.
-std::string blocking_errors(const std::vector<Finding>& findings, const std::string& env) {
-  if (env.empty()) return "";
-  std::vector<std::string> ids;
-  for (const auto& f : findings) {
-    if (f.severity != Severity::error) continue;
-    const bool about_env =
-        f.affects.empty() || std::find(f.affects.begin(), f.affects.end(), env) != f.affects.end();
-    if (about_env && std::find(ids.begin(), ids.end(), f.id) == ids.end()) ids.push_back(f.id);
-  }
-  return text::join(ids, ", ");
-}
-
 void render_layer(std::string& out, const Report& report, Layer layer, const kb::Messages& m,
                   const Painter& paint) {
   const std::string head = " " + label(m, layer) + " ";
@@ -104,8 +91,11 @@ void render_layer(std::string& out, const Report& report, Layer layer, const kb:
   for (const auto& line : facts) {
     start_line();
     // A GPU build whose only way to the GPU passes through an error below says so.
-    if (const std::string blocked = line.present ? blocking_errors(report.findings, line.env) : "";
-        !blocked.empty()) {
+    const std::string blocked =
+        line.present && !line.env.empty()
+            ? text::join(checks::errors_blocking(report.findings, line.env), ", ")
+            : std::string();
+    if (!blocked.empty()) {
       out += paint(symbol_of(Severity::error), style_of(Severity::error)) + " " +
              m.text("report.framework_blocked", {{"line", line.text}, {"ids", blocked}}) + "\n";
       continue;

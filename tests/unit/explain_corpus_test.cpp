@@ -12,8 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "explain/explain.hpp"
-#include "explain/log_reader.hpp"
+#include "explain_support.hpp"
 #include "test_support.hpp"
 
 namespace gpuvet::explain {
@@ -72,23 +71,6 @@ struct Score {
   double share(size_t n) const { return total ? static_cast<double>(n) / total : 0.0; }
 };
 
-const Signatures& signatures() {
-  static const Signatures s = [] {
-    auto loaded = Signatures::load(testing::embedded_kb());
-    if (!loaded) ADD_FAILURE() << loaded.error().message;
-    return std::move(loaded).value();
-  }();
-  return s;
-}
-
-std::vector<Cause> explain_log(const std::string& log) {
-  Collector collector(signatures());
-  (void)read_log_text(
-      log, [&](size_t n, std::string_view line) { return collector.on_line(n, line); },
-      [&](std::string_view lines) { return collector.first_candidate(lines); });
-  return reason(collector.causes(), testing::embedded_kb(), testing::messages(), std::nullopt);
-}
-
 TEST(ExplainCorpus, AccuracyOnDevAndHeldOut) {
   std::map<std::string, Score> scores;
   std::string misses;
@@ -99,7 +81,7 @@ TEST(ExplainCorpus, AccuracyOnDevAndHeldOut) {
     if (const std::string second = text_of(row, "secondary"); taxonomy().count(second)) {
       wanted.insert(second);
     }
-    const auto causes = explain_log(text_of(row, "log"));
+    const auto causes = testing::explain_text(text_of(row, "log"));
     Score& s = scores[text_of(row, "split")];
     ++s.total;
     const bool first = !causes.empty() && wanted.count(causes[0].id);

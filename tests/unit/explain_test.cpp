@@ -11,6 +11,7 @@
 #include "explain/explain.hpp"
 #include "explain/literal_filter.hpp"
 #include "explain/log_reader.hpp"
+#include "explain_support.hpp"
 #include "report/render_explain.hpp"
 #include "test_support.hpp"
 
@@ -33,25 +34,8 @@ std::vector<std::string> lines_of(std::string_view bytes, size_t chunk = 0) {
   return lines;
 }
 
-const Signatures& signatures() {
-  static const Signatures s = [] {
-    auto loaded = Signatures::load(testing::embedded_kb());
-    if (!loaded) ADD_FAILURE() << loaded.error().message;
-    return std::move(loaded).value();
-  }();
-  return s;
-}
-
-std::vector<Cause> explain_text(std::string_view text,
-                                const std::optional<MachineFindings>& machine = std::nullopt) {
-  Collector collector(signatures());
-  // With the fast path's filter, as `gpuvet explain` reads: lines before a candidate are skipped.
-  auto read = read_log_text(
-      text, [&](size_t n, std::string_view line) { return collector.on_line(n, line); },
-      [&](std::string_view lines) { return collector.first_candidate(lines); });
-  EXPECT_TRUE(read.ok());
-  return reason(collector.causes(), testing::embedded_kb(), testing::messages(), machine);
-}
+using testing::explain_text;
+using testing::signatures;
 
 // --- the log reader -------------------------------------------------------------------------
 
