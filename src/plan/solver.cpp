@@ -169,7 +169,8 @@ Result<bool> Solver::check_compute_capability(const Build& b, const Request& r,
     e.blockers.push_back(
         {"gpu.compute_capability_unsupported",
          text("plan.blocker.cc_below_cuda", {{"cc", cc}, {"cuda", cuda}, {"min", min_sm}})});
-  } else if (max_sm.empty() || std::stoi(version::major(max_sm)) < std::stoi(version::major(cc))) {
+  } else if (!version::is_dotted(max_sm) ||
+             version::compare(version::major(max_sm), version::major(cc)) < 0) {
     // Code for the CUDA's newest X.y runs on X.z with z >= y: only a newer major needs PTX.
     // A CUDA older than the GPU's architecture compiles no code for it: only PTX of an older
     // architecture could run, and the KB does not say whether the build ships any.
