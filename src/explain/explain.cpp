@@ -30,10 +30,46 @@ const std::set<std::string> kDecidable = {"driver.missing",
                                           "gpu.compute_capability_unsupported",
                                           "cuda.nvvm_libdevice_missing"};
 
+// Whether a toolkit's CUDA ("11.2") provides the runtime asked for: "11.x" (cudart64_110.dll
+// serves every 11.x) by its major, "10.1" exactly.
+bool same_cuda(const std::string& wanted, const std::string& toolkit) {
+  if (wanted.ends_with(".x"))
+    return text::split(wanted, '.').front() == text::split(toolkit, '.').front();
+  return toolkit == wanted || toolkit.starts_with(wanted + ".");
+}
+
 // One family for confirmation: a missing runtime and a runtime of another version are one fault.
 std::string family_of(const std::string& id) {
   if (id == "cuda.version_mismatch") return "cuda.runtime_missing";
   return id;
+}
+
+// The machine's finding of this cause, or of its family (a missing runtime for a mismatch).
+const Finding* finding_of(const std::string& id, const std::optional<MachineFindings>& machine) {
+  if (!machine) return nullptr;
+  const auto& all = machine->findings;
+  auto it = std::find_if(all.begin(), all.end(), [&](const Finding& f) { return f.id == id; });
+  if (it == all.end()) {
+    it = std::find_if(all.begin(), all.end(),
+                      [&](const Finding& f) { return family_of(f.id) == family_of(id); });
+  }
+  return it == all.end() ? nullptr : &*it;
+}
+
+void swap_when_cudnn_missing_too(std::vector<Cause>& causes) {
+  const auto named = [&](const std::string& id) {
+    return std::find_if(causes.begin(), causes.end(),
+                        [&](const Cause& c) { return c.id == id && !c.alternative; });
+  };
+  const auto mismatch = named("cuda.version_mismatch");
+  if (named("cudnn.missing") == causes.end() || mismatch == causes.end() ||
+      mismatch->captures.contains("other")) {
+    return;
+  }
+  for (auto& c : causes) {
+    if (c.id == "cuda.runtime_missing") c.id = "cuda.version_mismatch";
+  }
+  mismatch->id = "cuda.runtime_missing";
 }
 
 std::map<std::string, size_t> layer_order(const kb::Kb& kb) {
@@ -101,13 +137,18 @@ std::string dotted_cudnn_version(const std::string& value) {
   return fmt::format("{}.{}.{}", major, rest / 100, rest % 100);
 }
 
-// "explain.why.<id>", or the text of the signature that found it where the catalog has one (a
-// message that says more than the cause's: "other" causes, a DLL that names no runtime).
+// "explain.why.<id>", or a text that says more: the signature's own (an "other" cause, a DLL that
+// names no runtime), or the cause's text for a log that lacks one of its captures
+// ("explain.why.<id>.without_other": no other CUDA on the log's search path).
 std::string message_key(const Cause& c, std::string_view part, const kb::Messages& m) {
   std::string key = fmt::format("explain.{}.{}", part, c.id);
   if (!c.signatures.empty()) {
     const std::string specific = key + "." + c.signatures.front();
     if (m.has(specific)) return specific;
+  }
+  for (const char* capture : {"other"}) {
+    const std::string without = key + ".without_" + capture;
+    if (!c.captures.contains(capture) && m.has(without)) return without;
   }
   return key;
 }
@@ -150,10 +191,33 @@ size_t Collector::first_candidate(std::string_view text) const {
   return std::min(signature, first_device_marker(text));
 }
 
+void Collector::record(Cause& cause, const Signature& sig, size_t line_number,
+                       std::string_view line,
+                       const std::map<std::string, std::string>& captures) const {
+  if (std::find(cause.signatures.begin(), cause.signatures.end(), sig.id) ==
+      cause.signatures.end()) {
+    cause.signatures.push_back(sig.id);
+  }
+  if (cause.evidence.size() < kMaxEvidence &&
+      (cause.evidence.empty() || cause.evidence.back().line != line_number)) {
+    // A pasted line can be huge; the evidence keeps its start.
+    cause.evidence.push_back({line_number, std::string(line.substr(0, 500))});
+  }
+  // Alternatives of one pattern name their groups lib, lib2 …: one capture, the one that took
+  // part in the match.
+  for (const auto& [name, value] : captures) {
+    if (value.empty()) continue;
+    std::string key = name;
+    while (!key.empty() && std::isdigit(static_cast<unsigned char>(key.back())))
+      key.pop_back();
+    cause.captures.emplace(key, value);
+  }
+}
+
 bool Collector::on_line(size_t line_number, std::string_view line) {
   if (device_lines_.size() < kMaxDeviceLines && first_device_marker(line) != std::string_view::npos)
     device_lines_.emplace_back(line.substr(0, 500));
-  for (auto& hit : signatures_.match(line)) {
+  for (const auto& hit : signatures_.match(line)) {
     const Signature& sig = signatures_.all()[hit.signature];
     Cause& cause = by_cause_[sig.cause];
     if (cause.id.empty()) {
@@ -162,23 +226,20 @@ bool Collector::on_line(size_t line_number, std::string_view line) {
     }
     cause.confidence = std::max(cause.confidence, sig.weight);
     cause.symptom_only = cause.symptom_only && sig.symptom;
-    if (std::find(cause.signatures.begin(), cause.signatures.end(), sig.id) ==
-        cause.signatures.end()) {
-      cause.signatures.push_back(sig.id);
-    }
-    if (cause.evidence.size() < kMaxEvidence &&
-        (cause.evidence.empty() || cause.evidence.back().line != line_number)) {
-      // A pasted line can be huge; the evidence keeps its start.
-      cause.evidence.push_back({line_number, std::string(line.substr(0, 500))});
-    }
-    // Alternatives of one pattern name their groups lib, lib2 …: one capture, the one that took
-    // part in the match.
-    for (auto& [name, value] : hit.captures) {
-      if (value.empty()) continue;
-      std::string key = name;
-      while (!key.empty() && std::isdigit(static_cast<unsigned char>(key.back())))
-        key.pop_back();
-      cause.captures.emplace(key, std::move(value));
+    record(cause, sig, line_number, line, hit.captures);
+    // The causes behind the same message in other threads, each less likely than the last.
+    double share = kAlternativeShare;
+    for (const auto& other : sig.also) {
+      Cause& alternative = alternatives_[other];
+      if (alternative.id.empty()) {
+        alternative.id = other;
+        alternative.first_line = line_number;
+        alternative.alternative = true;
+      }
+      alternative.confidence = std::max(alternative.confidence, sig.weight * share);
+      alternative.symptom_only = alternative.symptom_only && sig.symptom;
+      record(alternative, sig, line_number, line, hit.captures);
+      share *= kAlternativeShare;
     }
   }
   return true;
@@ -187,6 +248,12 @@ bool Collector::on_line(size_t line_number, std::string_view line) {
 std::vector<Cause> Collector::causes() const {
   std::vector<Cause> out;
   for (const auto& [id, cause] : by_cause_) {
+    out.push_back(cause);
+    out.back().device_lines = device_lines_;
+  }
+  // A cause the log names outranks the same cause as another message's alternative.
+  for (const auto& [id, cause] : alternatives_) {
+    if (by_cause_.contains(id)) continue;
     out.push_back(cause);
     out.back().device_lines = device_lines_;
   }
@@ -223,13 +290,22 @@ std::vector<Cause> reason(std::vector<Cause> causes, const kb::Kb& kb, const kb:
     // The device the log names, when no signature said its capability.
     if (device_cc) c.captures.emplace("cc", *device_cc);
     // TensorFlow appends LD_LIBRARY_PATH to "Could not load" lines: a toolkit of another CUDA
-    // there means the runtime asked for is not missing but of the wrong version.
+    // there means the runtime asked for is of the wrong version; one of the same CUDA, that the
+    // toolkit lacks its runtime.
     const auto other = c.captures.find("other");
     const auto cuda = c.captures.find("cuda");
-    if (c.id == "cuda.runtime_missing" && other != c.captures.end() && cuda != c.captures.end() &&
-        !cuda->second.starts_with(other->second)) {
-      c.id = "cuda.version_mismatch";
+    if (family_of(c.id) == "cuda.runtime_missing" && other != c.captures.end() &&
+        cuda != c.captures.end()) {
+      c.id =
+          same_cuda(cuda->second, other->second) ? "cuda.runtime_missing" : "cuda.version_mismatch";
     }
+  }
+  // A CUDA runtime and cuDNN both missing: one cause (nothing installed, or not on the search
+  // path) explains both lines better than a CUDA of another version next to a missing cuDNN.
+  swap_when_cudnn_missing_too(causes);
+  // Of one family the facts decide which it is: no CUDA at all, or one of another version.
+  for (auto& c : causes) {
+    if (const Finding* finding = finding_of(c.id, machine)) c.id = finding->id;
   }
   // Two signatures may have led to one cause after interpretation: merge them.
   std::map<std::string, Cause> merged;
@@ -239,9 +315,12 @@ std::vector<Cause> reason(std::vector<Cause> causes, const kb::Kb& kb, const kb:
     Cause& into = it->second;
     into.confidence = std::max(into.confidence, c.confidence);
     into.symptom_only = into.symptom_only && c.symptom_only;
+    into.alternative = into.alternative && c.alternative;
     into.first_line = std::min(into.first_line, c.first_line);
     for (auto& e : c.evidence) {
-      if (into.evidence.size() < kMaxEvidence) into.evidence.push_back(std::move(e));
+      const bool known = std::any_of(into.evidence.begin(), into.evidence.end(),
+                                     [&](const Evidence& x) { return x.line == e.line; });
+      if (!known && into.evidence.size() < kMaxEvidence) into.evidence.push_back(std::move(e));
     }
     for (auto& [k, v] : c.captures)
       into.captures.emplace(k, v);
@@ -251,23 +330,20 @@ std::vector<Cause> reason(std::vector<Cause> causes, const kb::Kb& kb, const kb:
     causes.push_back(std::move(c));
 
   for (auto& c : causes) {
+    const Finding* finding = finding_of(c.id, machine);
     const kb::MessageArgs args = args_of(c, m);
     c.why = m.text(message_key(c, "why", m), args);
+    if (c.alternative) c.why += " " + m.text("explain.alternative");
     c.fix.clear();
-    if (machine) {
-      const auto finding =
-          std::find_if(machine->findings.begin(), machine->findings.end(),
-                       [&](const Finding& f) { return family_of(f.id) == family_of(c.id); });
-      if (finding != machine->findings.end()) {
-        c.confirmed_by_facts = true;
-        c.confidence = std::min(0.99, c.confidence + 0.1);
-        c.why += " " + m.text("explain.confirmed", {{"title", finding->title}});
-        c.fix = finding->fix;
-      } else if (kDecidable.contains(c.id)) {
-        c.confirmed_by_facts = false;
-        c.confidence *= 0.6;
-        c.why += " " + m.text("explain.contradicted");
-      }
+    if (finding) {
+      c.confirmed_by_facts = true;
+      c.confidence = std::min(0.99, c.confidence + 0.1);
+      c.why += " " + m.text("explain.confirmed", {{"title", finding->title}});
+      c.fix = finding->fix;
+    } else if (machine && kDecidable.contains(c.id)) {
+      c.confirmed_by_facts = false;
+      c.confidence *= 0.6;
+      c.why += " " + m.text("explain.contradicted");
     }
     const std::string generic = m.text(message_key(c, "fix", m), args);
     if (std::find(c.fix.begin(), c.fix.end(), generic) == c.fix.end()) c.fix.push_back(generic);
@@ -283,6 +359,13 @@ std::vector<Cause> reason(std::vector<Cause> causes, const kb::Kb& kb, const kb:
     const bool a_out = a.confirmed_by_facts == false;
     const bool b_out = b.confirmed_by_facts == false;
     if (a_out != b_out) return b_out;
+    // What the facts show outranks what they cannot decide.
+    const bool a_shown = a.confirmed_by_facts == true;
+    const bool b_shown = b.confirmed_by_facts == true;
+    if (a_shown != b_shown) return a_shown;
+    if (a.alternative != b.alternative) return b.alternative;
+    // Alternatives in the order their signatures list them.
+    if (a.alternative && a.confidence != b.confidence) return a.confidence > b.confidence;
     if (a.symptom_only != b.symptom_only) return b.symptom_only;
     if (layer(a) != layer(b)) return layer(a) < layer(b);
     if (a.confidence != b.confidence) return a.confidence > b.confidence;

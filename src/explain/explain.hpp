@@ -20,6 +20,8 @@ inline constexpr std::string_view kExplainSchema = "gpuvet.explain/1";
 inline constexpr size_t kMaxEvidence = 5;
 // Lines kept that may name the device.
 inline constexpr size_t kMaxDeviceLines = 4;
+// An alternative's confidence against its signature's weight, compounded down its `also` list.
+inline constexpr double kAlternativeShare = 0.6;
 
 struct Evidence {
   size_t line = 0;
@@ -30,6 +32,8 @@ struct Cause {
   std::string id;  // a taxonomy id
   double confidence = 0;
   bool symptom_only = true;  // every signature that matched is a symptom of something else
+  // No line names it: threads with the same message resolved to it (a signature's `also`).
+  bool alternative = false;
   size_t first_line = 0;
   std::vector<Evidence> evidence;
   std::map<std::string, std::string> captures;  // from the first hits that had them
@@ -54,7 +58,10 @@ class Collector {
 
  private:
   const Signatures& signatures_;
+  void record(Cause& cause, const Signature& sig, size_t line_number, std::string_view line,
+              const std::map<std::string, std::string>& captures) const;
   std::map<std::string, Cause> by_cause_;
+  std::map<std::string, Cause> alternatives_;
   std::vector<std::string> device_lines_;
 };
 
@@ -66,7 +73,7 @@ struct MachineFindings {
 // Interprets captures with the knowledge base (cudart64_101.dll is CUDA 10.1), turns a runtime
 // missing beside another CUDA on the path into a version mismatch, confirms or rules out each cause
 // with the facts, writes why and fix, and ranks: root causes in fault-tree order (lower layers
-// first), then symptoms; contradicted causes last.
+// first), then symptoms, then the alternatives no line names; contradicted causes last.
 std::vector<Cause> reason(std::vector<Cause> causes, const kb::Kb& kb, const kb::Messages& messages,
                           const std::optional<MachineFindings>& machine);
 

@@ -77,6 +77,9 @@ Result<Signatures> Signatures::load(const kb::Kb& kb) {
     sig.symptom = t.cell(row, "kind") == "symptom";
     sig.weight = std::strtod(t.cell(row, "weight").c_str(), nullptr);
     sig.pattern = t.cell(row, "pattern");
+    for (const auto& cause : text::split(t.cell(row, "also"), '|')) {
+      if (!cause.empty()) sig.also.push_back(cause);
+    }
     for (const auto& literal : text::split(t.cell(row, "literals"), '|')) {
       if (!literal.empty()) sig.literals.push_back(literal);
     }

@@ -19,6 +19,9 @@ struct Signature {
   bool symptom = false;
   double weight = 0;
   std::string pattern;
+  // Other causes threads found behind the same message, most frequent first: ranked after the
+  // causes the log names, so a reader sees what else to rule out.
+  std::vector<std::string> also;
   std::vector<std::string> literals;  // one of them is in every match (lower case)
   std::string example;
   std::string near_miss;

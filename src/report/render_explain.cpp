@@ -26,6 +26,7 @@ std::string render_explain_json(const std::vector<Cause>& causes) {
          {"fix", c.fix},
          {"confirmed_by_facts", c.confirmed_by_facts ? nlohmann::ordered_json(*c.confirmed_by_facts)
                                                      : nlohmann::ordered_json(nullptr)},
+         {"alternative", c.alternative},
          {"signatures", c.signatures},
          {"captures", c.captures}});
   }

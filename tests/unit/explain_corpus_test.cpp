@@ -101,10 +101,13 @@ TEST(ExplainCorpus, AccuracyOnDevAndHeldOut) {
                 100 * s.share(s.top3));
   }
   // The ratchet: the values last measured (when the corpus landed: dev 47%, held-out 39%; after
-  // the first signatures written against dev and two new taxonomy ids: 70% and 55%). Raise them
-  // with every signature change; never lower them.
-  EXPECT_GE(scores["dev"].share(scores["dev"].top1), 0.68) << misses;
-  EXPECT_GE(scores["heldout"].share(scores["heldout"].top1), 0.53);
+  // the first signatures written against dev and two new taxonomy ids: 70% and 55%; with 177
+  // more cases, eight new ids and the alternatives behind each message: 70%/77% and 61%/66%).
+  // Raise them with every signature change; never lower them.
+  EXPECT_GE(scores["dev"].share(scores["dev"].top1), 0.69) << misses;
+  EXPECT_GE(scores["dev"].share(scores["dev"].top3), 0.76);
+  EXPECT_GE(scores["heldout"].share(scores["heldout"].top1), 0.60);
+  EXPECT_GE(scores["heldout"].share(scores["heldout"].top3), 0.65);
 }
 
 }  // namespace
