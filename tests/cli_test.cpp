@@ -136,6 +136,35 @@ TEST(CliExplain, TheSnapshotConfirmsAndNamesThisMachinesPaths) {
       << doc.dump(2);
 }
 
+// A Windows log explained against a Linux machine: that machine's facts say nothing about it.
+TEST(CliExplain, FactsOfAnotherPlatformAreNotUsed) {
+  const std::string log =
+      " --text \"OSError: [WinError 126] The specified module could not be found. Error loading "
+      "C:\\venv\\Lib\\site-packages\\torch\\lib\\cudnn_cnn_infer64_8.dll or one of its "
+      "dependencies.\"";
+  const std::string linux_machine =
+      std::string(GPUVET_SCENARIO_DIR) + "/linux_torch_cu121/snapshot.json";
+  Outcome run = gpuvet("explain --json --snapshot " + linux_machine + log);
+  ASSERT_EQ(run.status, 0) << run.err;
+  auto doc = nlohmann::json::parse(run.out);
+  EXPECT_EQ(doc["log_platform"], "windows");
+  EXPECT_EQ(doc["facts"]["state"], "other_machine");
+  EXPECT_EQ(doc["facts"]["machine_platform"], "linux");
+  for (const auto& cause : doc["causes"])
+    EXPECT_TRUE(cause["confirmed_by_facts"].is_null()) << cause.dump();
+  run = gpuvet("explain --snapshot " + linux_machine + log);
+  EXPECT_NE(run.out.find("not used"), std::string::npos) << run.out;
+
+  // The same log against a Windows machine: its facts decide.
+  const std::string windows_machine =
+      std::string(GPUVET_SCENARIO_DIR) + "/windows10_msvcp140_1_missing/snapshot.json";
+  run = gpuvet("explain --json --snapshot " + windows_machine + log);
+  ASSERT_EQ(run.status, 0) << run.err;
+  doc = nlohmann::json::parse(run.out);
+  EXPECT_EQ(doc["facts"]["state"], "used");
+  EXPECT_FALSE(doc["causes"][0]["confirmed_by_facts"].is_null()) << doc.dump(2);
+}
+
 TEST(Cli, BadSnapshotsAreOneLineNamingTheFileAndExitTwo) {
   testing::TempDir dir;
   const std::string valid = R"({"schema": "gpuvet.snapshot/1", "host": {"os": "linux"}})";

@@ -28,7 +28,8 @@ inline std::vector<explain::Cause> explain_text(
       text, [&](size_t n, std::string_view line) { return collector.on_line(n, line); },
       [&](std::string_view lines) { return collector.first_candidate(lines); });
   EXPECT_TRUE(read.ok());
-  return explain::reason(collector.causes(), embedded_kb(), messages(), machine);
+  return explain::reason(collector.causes(), embedded_kb(), messages(), machine,
+                         collector.log_facts());
 }
 
 }  // namespace gpuvet::testing

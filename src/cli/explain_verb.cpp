@@ -29,14 +29,25 @@ int run_explain(const ExplainArgs& args, const kb::Kb& kb, const kb::Messages& m
     return fail(args.has_text ? "--text: " + read.error().message : read.error().message);
   }
   std::optional<explain::MachineFindings> machine;
+  explain::FactsUse facts;
+  facts.log_platform = explain::log_platform(collector.log_facts());
   if (system) {
     auto report = pipeline::diagnose(*system, kb, messages);
     if (!report) return fail(report.error().message);
-    machine = explain::MachineFindings{report->findings};
+    const auto& os = report->facts.os;
+    machine = explain::MachineFindings{report->findings, os.wsl ? "wsl" : os.family};
+    facts.machine_platform = machine->platform;
+    facts.state = explain::FactsUse::State::used;
+    // A Windows log explained on a Linux machine: this machine's facts are not the log's.
+    if (!explain::same_platform(facts.log_platform, machine->platform)) {
+      facts.state = explain::FactsUse::State::other_machine;
+      machine.reset();
+    }
   }
-  const auto causes = explain::reason(collector.causes(), kb, messages, machine);
-  const std::string out = args.json ? report::render_explain_json(causes)
-                                    : report::render_explain_text(causes, messages, color);
+  const auto causes =
+      explain::reason(collector.causes(), kb, messages, machine, collector.log_facts());
+  const std::string out = args.json ? report::render_explain_json(causes, facts)
+                                    : report::render_explain_text(causes, messages, color, facts);
   print(out);
   return causes.empty() ? kExitFound : kExitOk;
 }

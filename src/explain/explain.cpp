@@ -10,7 +10,7 @@
 #include <set>
 
 #include "core/text.hpp"
-#include "kb/queries.hpp"
+#include "core/version.hpp"
 
 namespace gpuvet::explain {
 
@@ -70,6 +70,73 @@ void swap_when_cudnn_missing_too(std::vector<Cause>& causes) {
     if (c.id == "cuda.runtime_missing") c.id = "cuda.version_mismatch";
   }
   mismatch->id = "cuda.runtime_missing";
+}
+
+// data/cause_platforms.csv: the platforms a cause can happen on; absent, all of them.
+std::map<std::string, std::set<std::string>> cause_platforms(const kb::Kb& kb) {
+  std::map<std::string, std::set<std::string>> out;
+  if (auto t = kb.table("cause_platforms")) {
+    for (size_t row = 0; row < (*t)->size(); ++row) {
+      for (const auto& p : text::split((*t)->cell(row, "platforms"), '|'))
+        out[(*t)->cell(row, "cause")].insert(p);
+    }
+  }
+  return out;
+}
+
+// A Linux-looking log may come from WSL (the two print the same paths): only a WSL mark rules
+// out what happens on plain Linux, and nothing in a Linux-looking log rules out WSL.
+bool can_happen_on(const std::set<std::string>& platforms, const std::string& log_platform) {
+  if (platforms.empty() || log_platform.empty() || platforms.contains(log_platform)) return true;
+  return log_platform == "linux" && platforms.contains("wsl");
+}
+
+void apply_log_platform(std::vector<Cause>& causes, const kb::Kb& kb, const std::string& platform) {
+  if (platform.empty()) return;
+  const auto where = cause_platforms(kb);
+  for (auto& c : causes) {
+    const auto it = where.find(c.id);
+    if (it == where.end()) continue;
+    c.off_platform = !can_happen_on(it->second, platform);
+    // Inside WSL a message's WSL-only alternative is what happened there ("NVIDIA-SMI has failed"
+    // printed inside WSL is not a kernel module): WSL, unlike Linux or Windows, says so rarely
+    // and never by accident.
+    if (platform == "wsl" && it->second == std::set<std::string>{platform}) c.alternative = false;
+  }
+}
+
+// A framework newer than its last release with GPU support on native Windows
+// (data/framework_platform_limits.csv), printed in a Windows log that found no GPU: that limit is
+// the cause, the CPU-only build its consequence.
+void apply_windows_native_limit(std::vector<Cause>& causes, const kb::Kb& kb, const LogFacts& log,
+                                const std::string& platform) {
+  if (platform != "windows") return;
+  const auto cpu = std::find_if(causes.begin(), causes.end(), [](const Cause& c) {
+    return c.id == "framework.cpu_only_build" && !c.alternative;
+  });
+  if (cpu == causes.end()) return;
+  for (const auto& [family, version] : log.versions) {
+    auto limits = kb::rows_where(kb, "framework_platform_limits", "family", family);
+    if (!limits) continue;
+    for (const auto& row : *limits) {
+      const std::string& until = row.get("gpu_until");
+      if (row.get("platform") != platform ||
+          version::compare(version::prefix(version, text::split(until, '.').size()), until) <= 0)
+        continue;
+      Cause limit;
+      limit.id = "framework.windows_native_gpu_unsupported";
+      limit.confidence = 0.9;
+      limit.symptom_only = false;
+      limit.first_line = log.version_lines.at(family).line;
+      limit.evidence = {log.version_lines.at(family)};
+      limit.evidence.insert(limit.evidence.end(), cpu->evidence.begin(), cpu->evidence.end());
+      limit.captures = {{"package", family}, {"version", version}, {"until", until}};
+      limit.signatures = {"newer_than_its_platform_limit"};
+      std::erase_if(causes, [&](const Cause& c) { return c.id == limit.id; });
+      causes.push_back(std::move(limit));
+      return;
+    }
+  }
 }
 
 std::map<std::string, size_t> layer_order(const kb::Kb& kb) {
@@ -154,9 +221,9 @@ std::string message_key(const Cause& c, std::string_view part, const kb::Message
 }
 
 kb::MessageArgs args_of(const Cause& c, const kb::Messages& m) {
-  static const std::vector<std::string> keys = {"lib",   "cuda",    "cudnn",  "loaded", "compiled",
-                                                "found", "symbol",  "cc",     "min",    "package",
-                                                "other", "ordinal", "status", "dll"};
+  static const std::vector<std::string> keys = {
+      "lib",     "cuda",  "cudnn",   "loaded", "compiled", "found",   "symbol", "cc",      "min",
+      "package", "other", "ordinal", "status", "dll",      "version", "until",  "platform"};
   kb::MessageArgs args;
   for (const auto& key : keys) {
     const auto it = c.captures.find(key);
@@ -184,6 +251,21 @@ std::optional<std::string> device_capability(const std::vector<std::string>& lin
 }
 
 }  // namespace
+
+std::string log_platform(const LogFacts& log) {
+  if (log.platform_votes.contains("wsl")) return "wsl";
+  std::string only;
+  for (const auto& [platform, votes] : log.platform_votes) {
+    if (votes == 0) continue;
+    if (!only.empty()) return "";
+    only = platform;
+  }
+  return only;
+}
+
+bool same_platform(const std::string& log_platform, const std::string& machine_platform) {
+  return log_platform.empty() || machine_platform.empty() || log_platform == machine_platform;
+}
 
 size_t Collector::first_candidate(std::string_view text) const {
   const size_t signature = signatures_.first_candidate(text);
@@ -217,32 +299,67 @@ void Collector::record(Cause& cause, const Signature& sig, size_t line_number,
 bool Collector::on_line(size_t line_number, std::string_view line) {
   if (device_lines_.size() < kMaxDeviceLines && first_device_marker(line) != std::string_view::npos)
     device_lines_.emplace_back(line.substr(0, 500));
-  for (const auto& hit : signatures_.match(line)) {
+  const auto hits = signatures_.match(line);
+  // Of the signatures one line matches, the most specific (the highest weight) names the cause;
+  // the others' causes become alternatives ("No matching distribution found for
+  // jaxlib==0.4.7+cuda11" is JAX's missing Windows GPU build, not the Python version).
+  double best = 0;
+  for (const auto& hit : hits) {
     const Signature& sig = signatures_.all()[hit.signature];
-    Cause& cause = by_cause_[sig.cause];
-    if (cause.id.empty()) {
-      cause.id = sig.cause;
-      cause.first_line = line_number;
+    if (!sig.fact) best = std::max(best, sig.weight);
+  }
+  for (const auto& hit : hits) {
+    const Signature& sig = signatures_.all()[hit.signature];
+    if (sig.fact) {
+      record_fact(sig, line_number, line, hit.captures);
+    } else if (sig.weight < best) {
+      add_alternative(sig.cause, sig, kAlternativeShare, line_number, line, hit.captures);
+    } else {
+      Cause& cause = by_cause_[sig.cause];
+      if (cause.id.empty()) {
+        cause.id = sig.cause;
+        cause.first_line = line_number;
+      }
+      cause.confidence = std::max(cause.confidence, sig.weight);
+      cause.symptom_only = cause.symptom_only && sig.symptom;
+      record(cause, sig, line_number, line, hit.captures);
     }
-    cause.confidence = std::max(cause.confidence, sig.weight);
-    cause.symptom_only = cause.symptom_only && sig.symptom;
-    record(cause, sig, line_number, line, hit.captures);
     // The causes behind the same message in other threads, each less likely than the last.
     double share = kAlternativeShare;
     for (const auto& other : sig.also) {
-      Cause& alternative = alternatives_[other];
-      if (alternative.id.empty()) {
-        alternative.id = other;
-        alternative.first_line = line_number;
-        alternative.alternative = true;
-      }
-      alternative.confidence = std::max(alternative.confidence, sig.weight * share);
-      alternative.symptom_only = alternative.symptom_only && sig.symptom;
-      record(alternative, sig, line_number, line, hit.captures);
+      add_alternative(other, sig, share, line_number, line, hit.captures);
       share *= kAlternativeShare;
     }
   }
   return true;
+}
+
+void Collector::record_fact(const Signature& sig, size_t line_number, std::string_view line,
+                            const std::map<std::string, std::string>& captures) {
+  if (sig.cause.starts_with("platform.")) {
+    ++log_facts_.platform_votes[sig.cause.substr(9)];
+  } else if (sig.cause.starts_with("version.")) {
+    const auto version = captures.find("version");
+    const std::string name = sig.cause.substr(8);
+    if (version != captures.end() && !version->second.empty() &&
+        log_facts_.versions.emplace(name, version->second).second) {
+      log_facts_.version_lines[name] = {line_number, std::string(line.substr(0, 500))};
+    }
+  }
+}
+
+void Collector::add_alternative(const std::string& id, const Signature& sig, double share,
+                                size_t line_number, std::string_view line,
+                                const std::map<std::string, std::string>& captures) {
+  Cause& alternative = alternatives_[id];
+  if (alternative.id.empty()) {
+    alternative.id = id;
+    alternative.first_line = line_number;
+    alternative.alternative = true;
+  }
+  alternative.confidence = std::max(alternative.confidence, sig.weight * share);
+  alternative.symptom_only = alternative.symptom_only && sig.symptom;
+  record(alternative, sig, line_number, line, captures);
 }
 
 std::vector<Cause> Collector::causes() const {
@@ -261,7 +378,7 @@ std::vector<Cause> Collector::causes() const {
 }
 
 std::vector<Cause> reason(std::vector<Cause> causes, const kb::Kb& kb, const kb::Messages& m,
-                          const std::optional<MachineFindings>& machine) {
+                          const std::optional<MachineFindings>& machine, const LogFacts& log) {
   // Every cause carries the same device lines: resolve them once.
   const std::optional<std::string> device_cc =
       causes.empty() ? std::nullopt : device_capability(causes.front().device_lines, kb);
@@ -328,12 +445,16 @@ std::vector<Cause> reason(std::vector<Cause> causes, const kb::Kb& kb, const kb:
   causes.clear();
   for (auto& [id, c] : merged)
     causes.push_back(std::move(c));
+  const std::string platform = log_platform(log);
+  apply_windows_native_limit(causes, kb, log, platform);
+  apply_log_platform(causes, kb, platform);
 
   for (auto& c : causes) {
     const Finding* finding = finding_of(c.id, machine);
     const kb::MessageArgs args = args_of(c, m);
     c.why = m.text(message_key(c, "why", m), args);
     if (c.alternative) c.why += " " + m.text("explain.alternative");
+    if (c.off_platform) c.why += " " + m.text("explain.off_platform", {{"platform", platform}});
     c.fix.clear();
     if (finding) {
       c.confirmed_by_facts = true;
@@ -363,6 +484,7 @@ std::vector<Cause> reason(std::vector<Cause> causes, const kb::Kb& kb, const kb:
     const bool a_shown = a.confirmed_by_facts == true;
     const bool b_shown = b.confirmed_by_facts == true;
     if (a_shown != b_shown) return a_shown;
+    if (a.off_platform != b.off_platform) return b.off_platform;
     if (a.alternative != b.alternative) return b.alternative;
     // Alternatives in the order their signatures list them.
     if (a.alternative && a.confidence != b.confidence) return a.confidence > b.confidence;

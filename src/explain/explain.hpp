@@ -34,6 +34,8 @@ struct Cause {
   bool symptom_only = true;  // every signature that matched is a symptom of something else
   // No line names it: threads with the same message resolved to it (a signature's `also`).
   bool alternative = false;
+  // The log's platform is one where this cause cannot happen.
+  bool off_platform = false;
   size_t first_line = 0;
   std::vector<Evidence> evidence;
   std::map<std::string, std::string> captures;  // from the first hits that had them
@@ -46,6 +48,31 @@ struct Cause {
   std::optional<bool> confirmed_by_facts;
 };
 
+// What a log says about the machine that printed it, beside its errors: the platforms its paths
+// and libraries point to (windows, linux, wsl, macos), and versions it prints.
+struct LogFacts {
+  std::map<std::string, size_t> platform_votes;
+  std::map<std::string, std::string> versions;  // tensorflow -> 2.12.0
+  std::map<std::string, Evidence> version_lines;
+};
+
+// The platform the log comes from: WSL when anything says so, else the only one its lines point
+// to; empty when they point nowhere or to several.
+std::string log_platform(const LogFacts& log);
+
+// Whether a machine's facts can speak for a log: unknown platforms agree with anything; a WSL log
+// is a WSL machine's, never a plain Linux one's.
+bool same_platform(const std::string& log_platform, const std::string& machine_platform);
+
+// Whose facts an explanation used: none (--no-facts), this machine's or a snapshot's, or none
+// because the log comes from a machine of another platform.
+struct FactsUse {
+  enum class State { none, used, other_machine };
+  State state = State::none;
+  std::string log_platform;      // empty when the log does not say
+  std::string machine_platform;  // empty without facts
+};
+
 // Collects the hits of one log, line by line, in bounded memory.
 class Collector {
  public:
@@ -55,26 +82,38 @@ class Collector {
   // first be. Lines before it are never given to on_line.
   size_t first_candidate(std::string_view text) const;
   std::vector<Cause> causes() const;
+  const LogFacts& log_facts() const { return log_facts_; }
 
  private:
   const Signatures& signatures_;
   void record(Cause& cause, const Signature& sig, size_t line_number, std::string_view line,
               const std::map<std::string, std::string>& captures) const;
+  void record_fact(const Signature& sig, size_t line_number, std::string_view line,
+                   const std::map<std::string, std::string>& captures);
+  void add_alternative(const std::string& id, const Signature& sig, double share,
+                       size_t line_number, std::string_view line,
+                       const std::map<std::string, std::string>& captures);
   std::map<std::string, Cause> by_cause_;
   std::map<std::string, Cause> alternatives_;
   std::vector<std::string> device_lines_;
+  LogFacts log_facts_;
 };
 
 // What the checks found on the machine (live or a snapshot); absent with --no-facts.
 struct MachineFindings {
   std::vector<Finding> findings;
+  std::string platform;  // windows, linux, wsl; empty when unknown
 };
 
 // Interprets captures with the knowledge base (cudart64_101.dll is CUDA 10.1), turns a runtime
 // missing beside another CUDA on the path into a version mismatch, confirms or rules out each cause
 // with the facts, writes why and fix, and ranks: root causes in fault-tree order (lower layers
 // first), then symptoms, then the alternatives no line names; contradicted causes last.
+// The log's own facts decide where they can: a TensorFlow newer than the last with GPU support on
+// native Windows, printed in a Windows log with no GPU found, is that limit; a cause that cannot
+// happen on the log's platform (a Windows DLL in a Linux log) ranks after those that can, and one
+// that only happens there is no longer a mere alternative.
 std::vector<Cause> reason(std::vector<Cause> causes, const kb::Kb& kb, const kb::Messages& messages,
-                          const std::optional<MachineFindings>& machine);
+                          const std::optional<MachineFindings>& machine, const LogFacts& log = {});
 
 }  // namespace gpuvet::explain

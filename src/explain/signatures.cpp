@@ -75,6 +75,7 @@ Result<Signatures> Signatures::load(const kb::Kb& kb) {
     sig.id = t.cell(row, "id");
     sig.cause = t.cell(row, "cause");
     sig.symptom = t.cell(row, "kind") == "symptom";
+    sig.fact = t.cell(row, "kind") == "fact";
     sig.weight = std::strtod(t.cell(row, "weight").c_str(), nullptr);
     sig.pattern = t.cell(row, "pattern");
     for (const auto& cause : text::split(t.cell(row, "also"), '|')) {

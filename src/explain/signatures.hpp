@@ -15,8 +15,11 @@ namespace gpuvet::explain {
 
 struct Signature {
   std::string id;
-  std::string cause;  // a taxonomy id
+  std::string
+      cause;  // a taxonomy id; for a fact row, the fact (platform.windows, version.tensorflow)
   bool symptom = false;
+  // Names no cause: what the log says about its machine (a Windows path, a TensorFlow version).
+  bool fact = false;
   double weight = 0;
   std::string pattern;
   // Other causes threads found behind the same message, most frequent first: ranked after the

@@ -12,7 +12,27 @@ namespace gpuvet::report {
 
 using explain::Cause;
 
-std::string render_explain_json(const std::vector<Cause>& causes) {
+namespace {
+
+const char* state_name(explain::FactsUse::State state) {
+  switch (state) {
+    case explain::FactsUse::State::used:
+      return "used";
+    case explain::FactsUse::State::other_machine:
+      return "other_machine";
+    case explain::FactsUse::State::none:
+      break;
+  }
+  return "none";
+}
+
+nlohmann::ordered_json or_null(const std::string& value) {
+  return value.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(value);
+}
+
+}  // namespace
+
+std::string render_explain_json(const std::vector<Cause>& causes, const explain::FactsUse& facts) {
   nlohmann::ordered_json list = nlohmann::ordered_json::array();
   for (const auto& c : causes) {
     nlohmann::ordered_json evidence = nlohmann::ordered_json::array();
@@ -27,19 +47,31 @@ std::string render_explain_json(const std::vector<Cause>& causes) {
          {"confirmed_by_facts", c.confirmed_by_facts ? nlohmann::ordered_json(*c.confirmed_by_facts)
                                                      : nlohmann::ordered_json(nullptr)},
          {"alternative", c.alternative},
+         {"off_platform", c.off_platform},
          {"signatures", c.signatures},
          {"captures", c.captures}});
   }
-  const nlohmann::ordered_json doc = {
-      {"schema", explain::kExplainSchema}, {"causes", list}, {"unrecognized", causes.empty()}};
+  const nlohmann::ordered_json doc = {{"schema", explain::kExplainSchema},
+                                      {"causes", list},
+                                      {"unrecognized", causes.empty()},
+                                      {"log_platform", or_null(facts.log_platform)},
+                                      {"facts",
+                                       {{"state", state_name(facts.state)},
+                                        {"machine_platform", or_null(facts.machine_platform)}}}};
   return doc.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
 }
 
-std::string render_explain_text(const std::vector<Cause>& causes, const kb::Messages& m,
-                                bool color) {
+std::string render_explain_text(const std::vector<Cause>& causes, const kb::Messages& m, bool color,
+                                const explain::FactsUse& facts) {
   const report::Painter paint(color);
-  if (causes.empty()) return m.text("explain.none") + "\n";
   std::string out;
+  if (facts.state == explain::FactsUse::State::other_machine) {
+    out += paint(m.text("explain.facts.other_machine",
+                        {{"log", facts.log_platform}, {"machine", facts.machine_platform}}),
+                 fmt::emphasis::faint) +
+           "\n\n";
+  }
+  if (causes.empty()) return out + m.text("explain.none") + "\n";
   for (size_t i = 0; i < causes.size(); ++i) {
     const Cause& c = causes[i];
     const std::string state = c.confirmed_by_facts == true    ? m.text("explain.state.confirmed")

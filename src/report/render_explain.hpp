@@ -8,8 +8,10 @@
 
 namespace gpuvet::report {
 
-std::string render_explain_json(const std::vector<explain::Cause>& causes);
+std::string render_explain_json(const std::vector<explain::Cause>& causes,
+                                const explain::FactsUse& facts = {});
 std::string render_explain_text(const std::vector<explain::Cause>& causes,
-                                const kb::Messages& messages, bool color);
+                                const kb::Messages& messages, bool color,
+                                const explain::FactsUse& facts = {});
 
 }  // namespace gpuvet::report

@@ -54,7 +54,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       [&](std::string_view lines) { return collector.first_candidate(lines); });
   const std::size_t cut = size == 0 ? 0 : data[0] % (size + 1);
   if (reader.feed(bytes.substr(0, cut)) && reader.feed(bytes.substr(cut))) (void)reader.finish();
-  const auto causes = gpuvet::explain::reason(collector.causes(), s.kb, s.messages, std::nullopt);
+  const auto causes = gpuvet::explain::reason(collector.causes(), s.kb, s.messages, std::nullopt,
+                                              collector.log_facts());
   for (const auto& c : causes) {
     if (c.evidence.size() > gpuvet::explain::kMaxEvidence) __builtin_trap();
   }

@@ -210,13 +210,21 @@ TEST(Signatures, EveryRowMatchesItsExampleAndNotItsNearMiss) {
   }
 }
 
-// The prefilter is only sound when every match holds one of its signature's literals.
+// The prefilter is only sound when every match holds one of its signature's literals, and only
+// fast when each literal has Teddy's four bytes: one shorter literal turns the whole scan to
+// Wu-Manber, one of two bytes turns the prefilter off.
 TEST(Signatures, EveryExampleHoldsOneOfItsLiterals) {
+  std::vector<std::string> all;
   for (const auto& s : signatures().all()) {
     ASSERT_FALSE(s.literals.empty()) << s.id;
+    for (const auto& literal : s.literals) {
+      EXPECT_GE(literal.size(), 4u) << s.id << ": " << literal;
+      all.push_back(literal);
+    }
     const LiteralFilter own(s.literals);
     EXPECT_TRUE(own.any_in(s.example)) << s.id << ": " << s.example;
   }
+  EXPECT_TRUE(LiteralFilter(all).filters());
 }
 
 TEST(LiteralFilter, FindsAnyLiteralIgnoringCaseAndSkipsTheRest) {
@@ -327,6 +335,10 @@ TEST(Signatures, CausesAreTaxonomyIds) {
   for (size_t row = 0; row < (*taxonomy)->size(); ++row)
     ids.insert((*taxonomy)->cell(row, "id"));
   for (const auto& s : signatures().all()) {
+    if (s.fact) {
+      EXPECT_TRUE(s.cause.starts_with("platform.") || s.cause.starts_with("version.")) << s.id;
+      continue;
+    }
     std::vector<std::string> causes = s.also;
     causes.push_back(s.cause);
     for (const auto& cause : causes) {
@@ -441,13 +453,94 @@ TEST(Reasoning, TheFactsDecideWhichOfAFamily) {
   const auto causes = explain_text(
       "W dso_loader.cc:64] Could not load dynamic library 'cudart64_110.dll'; dlerror: "
       "cudart64_110.dll not found\n",
-      MachineFindings{{finding}});
+      MachineFindings{{finding}, ""});
   ASSERT_FALSE(causes.empty());
   EXPECT_EQ(causes[0].id, "cuda.runtime_missing");
   EXPECT_EQ(causes[0].confirmed_by_facts, true);
   EXPECT_FALSE(causes[0].alternative);
   for (size_t i = 1; i < causes.size(); ++i)
     EXPECT_NE(causes[i].id, "cuda.runtime_missing") << i;
+}
+
+TEST(LogFacts, ThePlatformComesFromPathsAndLibraries) {
+  const auto platform_of = [](std::string_view text) {
+    Collector collector(signatures());
+    EXPECT_TRUE(read_log_text(text, [&](size_t n, std::string_view l) {
+                  return collector.on_line(n, l);
+                }).ok());
+    return log_platform(collector.log_facts());
+  };
+  EXPECT_EQ(platform_of("Could not load dynamic library 'cudart64_110.dll'\n"), "windows");
+  EXPECT_EQ(platform_of("ImportError: libcudart.so.11.0: cannot open shared object file\n"),
+            "linux");
+  // WSL prints Linux paths too; its own marks win.
+  EXPECT_EQ(platform_of("File \"/home/u/venv/lib/python3.10/site-packages/x.py\"\n"
+                        "ldconfig: /usr/lib/wsl/lib/libcuda.so.1 is not a symbolic link\n"),
+            "wsl");
+  EXPECT_EQ(platform_of("RuntimeError: CUDA out of memory.\n"), "");
+  // Paths of two platforms: unknown, never a guess.
+  EXPECT_EQ(platform_of("C:\\Users\\me\\x.py\nFile \"/home/me/x.py\"\n"), "");
+  EXPECT_TRUE(same_platform("", "linux"));
+  EXPECT_TRUE(same_platform("windows", ""));
+  EXPECT_FALSE(same_platform("windows", "linux"));
+  EXPECT_FALSE(same_platform("wsl", "linux"));
+}
+
+// TensorFlow after 2.10 on native Windows finds no GPU: that limit, not a broken install.
+TEST(LogFacts, NewTensorflowOnNativeWindowsIsThePlatformLimit) {
+  const std::string log =
+      "C:\\Users\\me> python -c \"import tensorflow as tf; print(tf.__version__); "
+      "print(tf.config.list_physical_devices('GPU'))\"\n"
+      "TensorFlow version: 2.12.0\n"
+      "tf.config.list_physical_devices('GPU') # [] is returned\n";
+  auto causes = explain_text(log);
+  ASSERT_FALSE(causes.empty());
+  EXPECT_EQ(causes[0].id, "framework.windows_native_gpu_unsupported");
+  EXPECT_NE(causes[0].why.find("2.12.0"), std::string::npos) << causes[0].why;
+  EXPECT_NE(causes[0].why.find("2.10"), std::string::npos) << causes[0].why;
+  EXPECT_EQ(causes[0].evidence.at(0).line, 2u);
+  // TensorFlow 2.10 there still has its GPU build: no limit.
+  causes = explain_text(std::string(log).replace(log.find("2.12.0"), 6, "2.10.1"));
+  ASSERT_FALSE(causes.empty());
+  EXPECT_NE(causes[0].id, "framework.windows_native_gpu_unsupported");
+  // Nor on Linux.
+  causes = explain_text(
+      "File \"/home/me/a.py\"\nTensorFlow version: 2.12.0\n"
+      "tf.config.list_physical_devices('GPU') # [] is returned\n");
+  ASSERT_FALSE(causes.empty());
+  EXPECT_NE(causes[0].id, "framework.windows_native_gpu_unsupported");
+  for (const auto& c : causes) {
+    if (c.id == "framework.windows_native_gpu_unsupported") {
+      EXPECT_TRUE(c.off_platform);
+    }
+  }
+}
+
+// A Windows DLL's causes cannot explain a Linux log; inside WSL nvidia-smi's failure is WSL's.
+TEST(LogFacts, CausesOfAnotherPlatformRankLast) {
+  auto causes = explain_text(
+      "  File \"/usr/lib/python3/dist-packages/torch/__init__.py\", line 1\n"
+      "ImportError: DLL load failed: The specified module could not be found.\n"
+      "ImportError: libcudnn.so.8: cannot open shared object file: No such file or directory\n");
+  ASSERT_GE(causes.size(), 2u);
+  EXPECT_EQ(causes[0].id, "cudnn.missing");
+  const auto msvc = std::find_if(causes.begin(), causes.end(),
+                                 [](const Cause& c) { return c.id == "msvc.runtime_missing"; });
+  ASSERT_NE(msvc, causes.end());
+  EXPECT_TRUE(msvc->off_platform);
+  EXPECT_EQ(msvc, causes.end() - 1);
+
+  causes = explain_text(
+      "me@DESKTOP-1:~$ ls /usr/lib/wsl/lib\n"
+      "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver.\n");
+  ASSERT_GE(causes.size(), 2u);
+  EXPECT_EQ(causes[0].id, "wsl.windows_build_unsupported");
+  EXPECT_FALSE(causes[0].alternative);
+  const auto module = std::find_if(causes.begin(), causes.end(), [](const Cause& c) {
+    return c.id == "driver.module_not_loaded";
+  });
+  ASSERT_NE(module, causes.end());
+  EXPECT_TRUE(module->off_platform);
 }
 
 TEST(Reasoning, AnotherCudaOnTheLoaderPathIsAVersionMismatch) {
@@ -469,7 +562,7 @@ TEST(Reasoning, FactsConfirmOrRuleOut) {
   const std::string log =
       "Could not load dynamic library 'cudnn64_7.dll'; dlerror: cudnn64_7.dll not found\n"
       "The NVIDIA driver on your system is too old (found version 9010).\n";
-  const auto causes = named(explain_text(log, MachineFindings{{finding}}));
+  const auto causes = named(explain_text(log, MachineFindings{{finding}, ""}));
   ASSERT_EQ(causes.size(), 2u);
   // The confirmed cause comes first; the driver, which the facts do not show, goes last.
   EXPECT_EQ(causes[0].id, "cudnn.missing");
@@ -493,7 +586,7 @@ TEST(Reasoning, PytorchSeesNoGpuAndTheFactsSayWhy) {
   const auto causes = explain_text(
       "  File \"torch/cuda/__init__.py\", line 216, in _lazy_init\n"
       "    torch._C._cuda_init()\nRuntimeError: No CUDA GPUs are available\n",
-      MachineFindings{{finding}});
+      MachineFindings{{finding}, ""});
   ASSERT_GE(causes.size(), 1u);
   EXPECT_EQ(causes[0].id, "gpu.not_visible");
   EXPECT_EQ(causes[0].confirmed_by_facts, true);
@@ -565,8 +658,8 @@ TEST(Accuracy, PublicExcerptsFromIssueThreads) {
     Collector collector(signatures());
     (void)read_log_text(doc["log"].get<std::string>(),
                         [&](size_t n, std::string_view l) { return collector.on_line(n, l); });
-    const auto causes =
-        reason(collector.causes(), testing::embedded_kb(), testing::messages(), std::nullopt);
+    const auto causes = reason(collector.causes(), testing::embedded_kb(), testing::messages(),
+                               std::nullopt, collector.log_facts());
     const bool first = !causes.empty() && wanted.count(causes[0].id);
     bool in_three = false;
     for (size_t i = 0; i < std::min<size_t>(3, causes.size()); ++i)
@@ -605,8 +698,8 @@ TEST(ExplainFuzz, AdversarialBytesNeverCrashOrGrow) {
       Collector collector(signatures());
       (void)read_log_text(input,
                           [&](size_t n, std::string_view l) { return collector.on_line(n, l); });
-      const auto causes =
-          reason(collector.causes(), testing::embedded_kb(), testing::messages(), std::nullopt);
+      const auto causes = reason(collector.causes(), testing::embedded_kb(), testing::messages(),
+                                 std::nullopt, collector.log_facts());
       for (const auto& c : causes)
         EXPECT_LE(c.evidence.size(), kMaxEvidence);
       (void)report::render_explain_json(causes);
