@@ -270,7 +270,12 @@ bool same_platform(const std::string& log_platform, const std::string& machine_p
 size_t Collector::first_candidate(std::string_view text) const {
   const size_t signature = signatures_.first_candidate(text);
   if (device_lines_.size() >= kMaxDeviceLines) return signature;
-  return std::min(signature, first_device_marker(text));
+  // Only up to the signature's candidate: the reader asks again after it, and a search to the end
+  // of the chunk on every call would read each chunk once per delivered line.
+  const std::string_view before = signature == std::string_view::npos
+                                      ? text
+                                      : text.substr(0, std::min(text.size(), signature + 16));
+  return std::min(signature, first_device_marker(before));
 }
 
 void Collector::record(Cause& cause, const Signature& sig, size_t line_number,
