@@ -208,6 +208,16 @@ bool library_mismatch(const Facts& f) {
          error.find("nvmlinit_v2: nvml error 18") != std::string::npos;
 }
 
+// The driver's user-space libraries are installed (the loader finds its libcuda.so.1) but its
+// kernel module is not running: a kernel updated without the module rebuilt for it (DKMS), nouveau
+// holding the GPU, or Secure Boot refusing the unsigned module. Installing a driver is not the fix.
+bool module_not_loaded(const Facts& f) {
+  if (!f.driver || !f.driver->libcuda) return false;
+  const DriverFacts& d = *f.driver;
+  const bool stub = d.cuinit_code && *d.cuinit_code == kCudaErrorStubLibrary;
+  return !stub && !d.nvidia_module_loaded && !d.kernel_module_version;
+}
+
 }  // namespace
 
 Result<bool> check_gpu_and_driver(const CheckContext& context, std::vector<Finding>& findings) {
@@ -257,8 +267,18 @@ Result<bool> check_gpu_and_driver(const CheckContext& context, std::vector<Findi
         {{"container", *f.os.container}}, pci, false,
         {"gpu.not_visible.container.fix.docker", "gpu.not_visible.container.fix.kubernetes"});
   }
+  const bool nouveau = f.driver && f.driver->nouveau_loaded;
+  if (module_not_loaded(f)) {
+    pci.push_back(
+        context.text("driver.module_not_loaded.libraries", {{"path", *f.driver->libcuda}}));
+    std::vector<std::string> fixes = {"driver.module_not_loaded.fix.rebuild"};
+    if (nouveau) fixes.push_back("driver.missing.fix.nouveau");
+    fixes.push_back("driver.module_not_loaded.fix.secure_boot");
+    return emit(context, findings, "driver.module_not_loaded", "driver.module_not_loaded", {}, pci,
+                true, fixes);
+  }
   std::vector<std::string> fixes = {"driver.missing.fix.install"};
-  if (f.driver && f.driver->nouveau_loaded) fixes.push_back("driver.missing.fix.nouveau");
+  if (nouveau) fixes.push_back("driver.missing.fix.nouveau");
   return emit(context, findings, "driver.missing", "driver.missing", {}, pci, true, fixes);
 }
 

@@ -18,6 +18,7 @@ namespace {
 
 // Causes the machine's facts decide: the checks report them when they hold.
 const std::set<std::string> kDecidable = {"driver.missing",
+                                          "driver.module_not_loaded",
                                           "driver.too_old",
                                           "gpu.not_visible",
                                           "cuda.runtime_missing",
