@@ -352,6 +352,24 @@ TEST(Signatures, CausesAreTaxonomyIds) {
 
 // --- reasoning ------------------------------------------------------------------------------
 
+// The first causes, in this order, each named by a line (none an alternative).
+void expect_named_first(const std::vector<Cause>& causes, const std::vector<std::string>& ids) {
+  ASSERT_GE(causes.size(), ids.size());
+  for (size_t i = 0; i < ids.size(); ++i) {
+    EXPECT_EQ(causes[i].id, ids[i]) << i;
+    EXPECT_FALSE(causes[i].alternative) << ids[i];
+  }
+}
+
+// A finding of the machine's checks, as explain's facts.
+Finding machine_finding(std::string id, std::string title, std::string fix) {
+  Finding finding;
+  finding.id = std::move(id);
+  finding.title = std::move(title);
+  finding.fix = {std::move(fix)};
+  return finding;
+}
+
 // The causes a log's lines name, without the alternatives ranked after them.
 std::vector<explain::Cause> named(std::vector<explain::Cause> causes) {
   std::erase_if(causes, [](const explain::Cause& c) { return c.alternative; });
@@ -405,10 +423,7 @@ TEST(Reasoning, AlternativesRankAfterWhatTheLogNames) {
       "that the latest NVIDIA driver is installed and running.\n"
       "RuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB\n");
   ASSERT_GE(causes.size(), 4u);
-  EXPECT_EQ(causes[0].id, "driver.module_not_loaded");
-  EXPECT_FALSE(causes[0].alternative);
-  EXPECT_EQ(causes[1].id, "memory.oom");
-  EXPECT_FALSE(causes[1].alternative);
+  expect_named_first(causes, {"driver.module_not_loaded", "memory.oom"});
   // Then the alternatives, each with the line behind it; one signature's in the order it lists
   // them (nvidia-smi's: Secure Boot, then no driver at all).
   for (size_t i = 2; i < causes.size(); ++i) {
@@ -436,20 +451,16 @@ TEST(Reasoning, ANamedCauseIsNeverAnAlternative) {
   const auto causes = explain_text(
       "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver.\n"
       "modprobe: ERROR: could not insert 'nvidia': Required key not available\n");
-  ASSERT_GE(causes.size(), 2u);
   // Both named, in the driver layer: Secure Boot, the more certain, first.
-  EXPECT_EQ(causes[0].id, "driver.secure_boot_blocked");
-  EXPECT_FALSE(causes[0].alternative);
-  EXPECT_EQ(causes[1].id, "driver.module_not_loaded");
-  EXPECT_FALSE(causes[1].alternative);
+  expect_named_first(causes, {"driver.secure_boot_blocked", "driver.module_not_loaded"});
 }
 
 // No CUDA installed at all, or one of another version: the machine's facts decide.
 TEST(Reasoning, TheFactsDecideWhichOfAFamily) {
-  Finding finding;
-  finding.id = "cuda.runtime_missing";
-  finding.title = "tensorflow 2.10.0 needs cudart64_110.dll, and no directory on PATH has it";
-  finding.fix = {"Install CUDA 11.2"};
+  const Finding finding =
+      machine_finding("cuda.runtime_missing",
+                      "tensorflow 2.10.0 needs cudart64_110.dll, and no directory on PATH has it",
+                      "Install CUDA 11.2");
   const auto causes = explain_text(
       "W dso_loader.cc:64] Could not load dynamic library 'cudart64_110.dll'; dlerror: "
       "cudart64_110.dll not found\n",
@@ -554,11 +565,9 @@ TEST(Reasoning, AnotherCudaOnTheLoaderPathIsAVersionMismatch) {
 }
 
 TEST(Reasoning, FactsConfirmOrRuleOut) {
-  Finding finding;
-  finding.id = "cudnn.missing";
-  finding.title = "tensorflow-gpu 2.1.0 needs cudnn64_7.dll";
-  finding.fix = {
-      "Copy cudnn64_7.dll into C:/Program Files/NVIDIA GPU Computing Toolkit/CUDA/v10.1/bin"};
+  const Finding finding = machine_finding(
+      "cudnn.missing", "tensorflow-gpu 2.1.0 needs cudnn64_7.dll",
+      "Copy cudnn64_7.dll into C:/Program Files/NVIDIA GPU Computing Toolkit/CUDA/v10.1/bin");
   const std::string log =
       "Could not load dynamic library 'cudnn64_7.dll'; dlerror: cudnn64_7.dll not found\n"
       "The NVIDIA driver on your system is too old (found version 9010).\n";
@@ -579,10 +588,9 @@ TEST(Reasoning, FactsConfirmOrRuleOut) {
 // PyTorch's "No CUDA GPUs are available" on a machine whose facts show why: here a Remote
 // Desktop session (tests/scenarios/windows10_rdp_session_gpu_hidden).
 TEST(Reasoning, PytorchSeesNoGpuAndTheFactsSayWhy) {
-  Finding finding;
-  finding.id = "gpu.not_visible";
-  finding.title = "This is a Remote Desktop session, and CUDA finds no GPU in it";
-  finding.fix = {"Run the job in the machine's console session"};
+  const Finding finding = machine_finding(
+      "gpu.not_visible", "This is a Remote Desktop session, and CUDA finds no GPU in it",
+      "Run the job in the machine's console session");
   const auto causes = explain_text(
       "  File \"torch/cuda/__init__.py\", line 216, in _lazy_init\n"
       "    torch._C._cuda_init()\nRuntimeError: No CUDA GPUs are available\n",
