@@ -214,18 +214,9 @@ Result<bool> report_wheel_majors(const CheckContext& context, const PythonEnvFac
 // The last version with GPU support on this platform (data/framework_platform_limits.csv), when
 // the installed one is newer: TensorFlow after 2.10 on native Windows.
 Result<std::optional<kb::Row>> platform_limit(const CheckContext& context, const FrameworkFact& f) {
-  auto rows = kb::rows_where(context.kb(), "framework_platform_limits", "family", f.name);
-  if (!rows) return rows.error();
-  for (const auto& row : *rows) {
-    if (row.get("platform") != context.facts().os.family || !f.version) continue;
-    const std::string& until = row.get("gpu_until");
-    const std::string installed =
-        version::prefix(public_version(f.version), text::split(until, '.').size());
-    if (version::compare(installed, until) > 0) {
-      return std::optional<kb::Row>(row);
-    }
-  }
-  return std::optional<kb::Row>();
+  if (!f.version) return std::optional<kb::Row>();
+  return kb::past_platform_gpu_limit(context.kb(), f.name, context.facts().os.family,
+                                     public_version(f.version));
 }
 
 Result<bool> check_framework_builds(const CheckContext& context, std::vector<Finding>& findings) {

@@ -116,27 +116,22 @@ void apply_windows_native_limit(std::vector<Cause>& causes, const kb::Kb& kb, co
     return c.id == "framework.cpu_only_build" && !c.alternative;
   });
   if (cpu == causes.end()) return;
-  for (const auto& [family, version] : log.versions) {
-    auto limits = kb::rows_where(kb, "framework_platform_limits", "family", family);
-    if (!limits) continue;
-    for (const auto& row : *limits) {
-      const std::string& until = row.get("gpu_until");
-      if (row.get("platform") != platform ||
-          version::compare(version::prefix(version, text::split(until, '.').size()), until) <= 0)
-        continue;
-      Cause limit;
-      limit.id = "framework.windows_native_gpu_unsupported";
-      limit.confidence = 0.9;
-      limit.symptom_only = false;
-      limit.first_line = log.version_lines.at(family).line;
-      limit.evidence = {log.version_lines.at(family)};
-      limit.evidence.insert(limit.evidence.end(), cpu->evidence.begin(), cpu->evidence.end());
-      limit.captures = {{"package", family}, {"version", version}, {"until", until}};
-      limit.signatures = {"newer_than_its_platform_limit"};
-      std::erase_if(causes, [&](const Cause& c) { return c.id == limit.id; });
-      causes.push_back(std::move(limit));
-      return;
-    }
+  for (const auto& [family, seen] : log.versions) {
+    auto limit_row = kb::past_platform_gpu_limit(kb, family, platform, seen.version);
+    if (!limit_row || !*limit_row) continue;
+    Cause limit;
+    limit.id = "framework.windows_native_gpu_unsupported";
+    limit.confidence = 0.9;
+    limit.symptom_only = false;
+    limit.first_line = seen.line.line;
+    limit.evidence = {seen.line};
+    limit.evidence.insert(limit.evidence.end(), cpu->evidence.begin(), cpu->evidence.end());
+    limit.captures = {
+        {"package", family}, {"version", seen.version}, {"until", (*limit_row)->get("gpu_until")}};
+    limit.signatures = {"newer_than_its_platform_limit"};
+    std::erase_if(causes, [&](const Cause& c) { return c.id == limit.id; });
+    causes.push_back(std::move(limit));
+    return;
   }
 }
 
@@ -207,14 +202,15 @@ std::string dotted_cudnn_version(const std::string& value) {
 
 // "explain.why.<id>", or a text that says more: the signature's own (an "other" cause, a DLL that
 // names no runtime), or the cause's text for a log that lacks one of its captures
-// ("explain.why.<id>.without_other": no other CUDA on the log's search path).
+// ("explain.why.<id>.without_other": no other CUDA on the log's search path; ".without_lib": a
+// message that names no library, so no "unknown" in the text).
 std::string message_key(const Cause& c, std::string_view part, const kb::Messages& m) {
   std::string key = fmt::format("explain.{}.{}", part, c.id);
   if (!c.signatures.empty()) {
     const std::string specific = key + "." + c.signatures.front();
     if (m.has(specific)) return specific;
   }
-  for (const char* capture : {"other"}) {
+  for (const char* capture : {"other", "lib"}) {
     const std::string without = key + ".without_" + capture;
     if (!c.captures.contains(capture) && m.has(without)) return without;
   }
@@ -223,8 +219,8 @@ std::string message_key(const Cause& c, std::string_view part, const kb::Message
 
 kb::MessageArgs args_of(const Cause& c, const kb::Messages& m) {
   static const std::vector<std::string> keys = {
-      "lib",     "cuda",  "cudnn",   "loaded", "compiled", "found",   "symbol", "cc",      "min",
-      "package", "other", "ordinal", "status", "dll",      "version", "until",  "platform"};
+      "lib", "cuda",    "cudnn", "loaded",  "compiled", "found", "symbol",  "cc",
+      "min", "package", "other", "ordinal", "status",   "dll",   "version", "until"};
   kb::MessageArgs args;
   for (const auto& key : keys) {
     const auto it = c.captures.find(key);
@@ -237,8 +233,12 @@ kb::MessageArgs args_of(const Cause& c, const kb::Messages& m) {
 
 // Frameworks name the device on "capability" lines (TensorFlow, PyTorch, llama.cpp) or after
 // "name: " (TensorFlow 1): two plain searches, no regex.
+constexpr std::string_view kCapabilityMarker = "apability";
+constexpr std::string_view kNameMarker = "name: ";
+constexpr size_t kLongestDeviceMarker = std::max(kCapabilityMarker.size(), kNameMarker.size());
+
 size_t first_device_marker(std::string_view text) {
-  return std::min(text.find("apability"), text.find("name: "));
+  return std::min(text.find(kCapabilityMarker), text.find(kNameMarker));
 }
 
 // The capability of the first of the log's device lines the GPU tables resolve.
@@ -254,14 +254,8 @@ std::optional<std::string> device_capability(const std::vector<std::string>& lin
 }  // namespace
 
 std::string log_platform(const LogFacts& log) {
-  if (log.platform_votes.contains("wsl")) return "wsl";
-  std::string only;
-  for (const auto& [platform, votes] : log.platform_votes) {
-    if (votes == 0) continue;
-    if (!only.empty()) return "";
-    only = platform;
-  }
-  return only;
+  if (log.platforms.contains("wsl")) return "wsl";
+  return log.platforms.size() == 1 ? *log.platforms.begin() : "";
 }
 
 bool same_platform(const std::string& log_platform, const std::string& machine_platform) {
@@ -271,11 +265,13 @@ bool same_platform(const std::string& log_platform, const std::string& machine_p
 size_t Collector::first_candidate(std::string_view text) const {
   const size_t signature = signatures_.first_candidate(text);
   if (device_lines_.size() >= kMaxDeviceLines) return signature;
-  // Only up to the signature's candidate: the reader asks again after it, and a search to the end
-  // of the chunk on every call would read each chunk once per delivered line.
-  const std::string_view before = signature == std::string_view::npos
-                                      ? text
-                                      : text.substr(0, std::min(text.size(), signature + 16));
+  // Only up to the signature's candidate (and a marker that starts before it): the reader asks
+  // again after it, and a search to the end of the chunk on every call would read each chunk
+  // once per delivered line.
+  const std::string_view before =
+      signature == std::string_view::npos
+          ? text
+          : text.substr(0, std::min(text.size(), signature + kLongestDeviceMarker));
   return std::min(signature, first_device_marker(before));
 }
 
@@ -343,14 +339,13 @@ bool Collector::on_line(size_t line_number, std::string_view line) {
 void Collector::record_fact(const Signature& sig, size_t line_number, std::string_view line,
                             const std::map<std::string, std::string>& captures) {
   if (sig.cause.starts_with("platform.")) {
-    ++log_facts_.platform_votes[sig.cause.substr(9)];
+    log_facts_.platforms.insert(sig.cause.substr(9));
   } else if (sig.cause.starts_with("version.")) {
     const auto version = captures.find("version");
-    const std::string name = sig.cause.substr(8);
-    if (version != captures.end() && !version->second.empty() &&
-        log_facts_.versions.emplace(name, version->second).second) {
-      log_facts_.version_lines[name] = {line_number, std::string(line.substr(0, 500))};
-    }
+    if (version == captures.end() || version->second.empty()) return;
+    log_facts_.versions.emplace(
+        sig.cause.substr(8),
+        LogFacts::Seen{version->second, {line_number, std::string(line.substr(0, 500))}});
   }
 }
 
@@ -460,7 +455,10 @@ std::vector<Cause> reason(std::vector<Cause> causes, const kb::Kb& kb, const kb:
     const kb::MessageArgs args = args_of(c, m);
     c.why = m.text(message_key(c, "why", m), args);
     if (c.alternative) c.why += " " + m.text("explain.alternative");
-    if (c.off_platform) c.why += " " + m.text("explain.off_platform", {{"platform", platform}});
+    if (c.off_platform) {
+      c.why += " " + m.text("explain.off_platform",
+                            {{"platform", m.text("explain.platform." + platform)}});
+    }
     c.fix.clear();
     if (finding) {
       c.confirmed_by_facts = true;

@@ -3,6 +3,7 @@
 // the knowledge base, and confirmed or ruled out by this machine's facts.
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -51,9 +52,12 @@ struct Cause {
 // What a log says about the machine that printed it, beside its errors: the platforms its paths
 // and libraries point to (windows, linux, wsl, macos), and versions it prints.
 struct LogFacts {
-  std::map<std::string, size_t> platform_votes;
-  std::map<std::string, std::string> versions;  // tensorflow -> 2.12.0
-  std::map<std::string, Evidence> version_lines;
+  std::set<std::string> platforms;
+  struct Seen {
+    std::string version;
+    Evidence line;  // where the log printed it
+  };
+  std::map<std::string, Seen> versions;  // tensorflow -> 2.12.0, the first the log prints
 };
 
 // The platform the log comes from: WSL when anything says so, else the only one its lines point

@@ -352,4 +352,18 @@ Result<std::vector<Row>> rows_where(const Kb& kb, const std::string& table, std:
   return rows_if(kb, table, [&](const Row& r) { return r.get(column) == value; });
 }
 
+Result<std::optional<Row>> past_platform_gpu_limit(const Kb& kb, std::string_view family,
+                                                   std::string_view platform,
+                                                   std::string_view version) {
+  auto rows = rows_where(kb, "framework_platform_limits", "family", family);
+  if (!rows) return rows.error();
+  for (const auto& row : *rows) {
+    if (row.get("platform") != platform) continue;
+    const std::string& until = row.get("gpu_until");
+    if (version::compare(version::prefix(version, text::split(until, '.').size()), until) > 0)
+      return std::optional<Row>(row);
+  }
+  return std::optional<Row>();
+}
+
 }  // namespace gpuvet::kb

@@ -59,6 +59,13 @@ bool version_within(std::string_view version, std::string_view from, std::string
 Result<std::vector<Row>> rows_where(const Kb& kb, const std::string& table, std::string_view column,
                                     std::string_view value);
 
+// data/framework_platform_limits.csv's row for this framework family and platform when the
+// version is newer than the last with GPU support there (TensorFlow after 2.10 on native
+// Windows), compared on as many parts as the limit has.
+Result<std::optional<Row>> past_platform_gpu_limit(const Kb& kb, std::string_view family,
+                                                   std::string_view platform,
+                                                   std::string_view version);
+
 // "1.2.3" starts with "1.2" part by part.
 bool version_has_prefix(std::string_view version, std::string_view prefix);
 

@@ -67,7 +67,8 @@ std::string render_explain_text(const std::vector<Cause>& causes, const kb::Mess
   std::string out;
   if (facts.state == explain::FactsUse::State::other_machine) {
     out += paint(m.text("explain.facts.other_machine",
-                        {{"log", facts.log_platform}, {"machine", facts.machine_platform}}),
+                        {{"log", m.text("explain.platform." + facts.log_platform)},
+                         {"machine", m.text("explain.platform." + facts.machine_platform)}}),
                  fmt::emphasis::faint) +
            "\n\n";
   }

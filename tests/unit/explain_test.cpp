@@ -9,6 +9,7 @@
 #include <random>
 #include <set>
 
+#include "core/text.hpp"
 #include "explain/explain.hpp"
 #include "explain/literal_filter.hpp"
 #include "explain/log_reader.hpp"
@@ -552,6 +553,39 @@ TEST(LogFacts, CausesOfAnotherPlatformRankLast) {
   });
   ASSERT_NE(module, causes.end());
   EXPECT_TRUE(module->off_platform);
+}
+
+// data/cause_platforms.csv names taxonomy ids and the platforms a log can show.
+TEST(LogFacts, CausePlatformsAreTaxonomyIdsOnKnownPlatforms) {
+  const auto& taxonomy = testing::kb_table("taxonomy");
+  std::set<std::string> ids;
+  for (size_t row = 0; row < taxonomy.size(); ++row)
+    ids.insert(taxonomy.cell(row, "id"));
+  const auto& table = testing::kb_table("cause_platforms");
+  ASSERT_GT(table.size(), 5u);
+  for (size_t row = 0; row < table.size(); ++row) {
+    EXPECT_TRUE(ids.count(table.cell(row, "cause"))) << table.cell(row, "cause");
+    for (const auto& platform : text::split(table.cell(row, "platforms"), '|')) {
+      EXPECT_TRUE(platform == "windows" || platform == "linux" || platform == "wsl" ||
+                  platform == "macos")
+          << table.cell(row, "cause") << ": " << platform;
+      EXPECT_TRUE(testing::messages().has("explain.platform." + platform)) << platform;
+    }
+    EXPECT_FALSE(table.cell(row, "source").empty()) << table.cell(row, "cause");
+  }
+}
+
+// A message that names no library (and its alternatives) is explained without "unknown".
+TEST(Reasoning, AMessageThatNamesNoLibrarySaysNoUnknown) {
+  const auto causes =
+      explain_text("ImportError: DLL load failed: The specified module could not be found.\n");
+  ASSERT_GE(causes.size(), 3u);
+  const std::string unknown = testing::messages().text("report.unknown_value");
+  for (const auto& c : causes) {
+    EXPECT_EQ(c.why.find(unknown), std::string::npos) << c.id << ": " << c.why;
+    for (const auto& fix : c.fix)
+      EXPECT_EQ(fix.find(unknown), std::string::npos) << c.id << ": " << fix;
+  }
 }
 
 TEST(Reasoning, AnotherCudaOnTheLoaderPathIsAVersionMismatch) {
