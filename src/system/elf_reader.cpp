@@ -47,6 +47,9 @@ constexpr unsigned char kDataMsb = 2;
 constexpr std::uint32_t kPtLoad = 1;
 constexpr std::uint32_t kPtDynamic = 2;
 constexpr std::uint32_t kShtDynamic = 6;
+constexpr std::uint32_t kShtNobits = 8;
+constexpr std::uint64_t kShnXindex =
+    0xffff;                                // e_shstrndx escape: the index is in section 0's sh_link
 constexpr std::uint32_t kPnXnum = 0xffff;  // e_phnum escape: the count is in section 0's sh_info
 
 constexpr std::int64_t kDtNull = 0;
@@ -102,6 +105,7 @@ struct Header {
   std::uint64_t phnum = 0;
   std::uint64_t shentsize = 0;
   std::uint64_t shnum = 0;
+  std::uint64_t shstrndx = 0;
 };
 
 struct Segment {
@@ -112,6 +116,7 @@ struct Segment {
 };
 
 struct Section {
+  std::uint32_t name = 0;  // sh_name: an offset into the section-name table
   std::uint32_t type = 0;
   std::uint64_t offset = 0;
   std::uint64_t size = 0;
@@ -175,6 +180,7 @@ Result<Header> read_header(const ByteSource& source) {
     header.phnum = f.u16(p + 56);
     header.shentsize = f.u16(p + 58);
     header.shnum = f.u16(p + 60);
+    header.shstrndx = f.u16(p + 62);
   } else {
     header.phoff = f.u32(p + 28);
     header.shoff = f.u32(p + 32);
@@ -182,12 +188,14 @@ Result<Header> read_header(const ByteSource& source) {
     header.phnum = f.u16(p + 44);
     header.shentsize = f.u16(p + 46);
     header.shnum = f.u16(p + 48);
+    header.shstrndx = f.u16(p + 50);
   }
   return header;
 }
 
 Section decode_section(const Format& f, const unsigned char* p) {
   Section s;
+  s.name = static_cast<std::uint32_t>(f.u32(p));
   s.type = static_cast<std::uint32_t>(f.u32(p + 4));
   if (f.is64) {
     s.offset = f.u64(p + 24);
@@ -465,7 +473,45 @@ Result<ElfInfo> read_elf(const ByteSource& source) {
   return info;
 }
 
+// The name of a section from the section-name table; bounded like the dynamic strings.
+Result<std::string> section_name(const ByteSource& source, Region table, std::uint32_t offset) {
+  auto name = read_string(source, table, offset);
+  if (!name) return make_error("ELF section name outside its table");
+  return name;
+}
+
+Result<std::vector<ElfSection>> read_named_sections(const ByteSource& source) {
+  auto header = read_header(source);
+  if (!header) return header.error();
+  auto sections = read_sections(source, *header);
+  if (!sections) return sections.error();
+  std::vector<ElfSection> named;
+  if (sections->empty()) return named;
+  std::uint64_t names_index = header->shstrndx;
+  if (names_index == kShnXindex) names_index = sections->front().link;
+  if (names_index == 0 || names_index >= sections->size()) return named;  // no names at all
+  const Section& names = (*sections)[static_cast<std::size_t>(names_index)];
+  if (names.offset >= source.size()) return make_error("ELF section names outside the file");
+  const Region table{names.offset, std::min(names.size, source.size() - names.offset)};
+  named.reserve(sections->size());
+  for (const Section& s : *sections) {
+    auto name = section_name(source, table, s.name);
+    if (!name) return name.error();
+    const bool in_file = s.type != kShtNobits;
+    named.push_back(ElfSection{std::move(*name), in_file ? s.offset : 0, in_file ? s.size : 0});
+  }
+  return named;
+}
+
 }  // namespace
+
+Result<std::vector<ElfSection>> read_elf_sections(const ByteSource& source) {
+  try {
+    return read_named_sections(source);
+  } catch (const std::exception&) {
+    return make_error("cannot read the ELF file: out of memory");
+  }
+}
 
 Result<ElfInfo> read_elf_dynamic(const ByteSource& source) {
   // Nothing below throws on purpose; a failed allocation is the one way out, and it must not

@@ -6,7 +6,9 @@
 // so a caller can hand over a pread-backed source for a multi-hundred-MB library.
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/result.hpp"
 #include "system/system.hpp"
@@ -63,5 +65,15 @@ inline constexpr std::size_t kMaxElfStringBytes = 4096;
 // A file without a dynamic table (static executable, object file) gives bits and machine and
 // empty lists. runpath and rpath are split on ':' in file order, empty entries left out.
 Result<ElfInfo> read_elf_dynamic(const ByteSource& source);
+
+// A section of an ELF file by name; a section without bytes in the file (SHT_NOBITS) has size 0.
+struct ElfSection {
+  std::string name;
+  std::uint64_t offset = 0;
+  std::uint64_t size = 0;
+};
+// Every section with its name from e_shstrndx's table, in file order; empty when the file has no
+// section headers or no section-name table.
+Result<std::vector<ElfSection>> read_elf_sections(const ByteSource& source);
 
 }  // namespace gpuvet::sys

@@ -20,6 +20,7 @@
 #include "platform/child_process.hpp"
 #include "system/cpu_features.hpp"
 #include "system/elf_reader.hpp"
+#include "system/gpu_code_reader.hpp"
 #include "system/ld_cache.hpp"
 #include "system/live_common.hpp"
 #include "system/system.hpp"
@@ -214,6 +215,19 @@ class LivePosixSystem final : public System {
     auto info = read_elf_dynamic(source);
     if (!info) return make_error(fmt::format("{}: {}", path, info.error().message));
     return info;
+  }
+
+  Result<GpuCode> gpu_code(const std::string& path) const override {
+    const FileDescriptor fd(open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC));
+    if (fd.get() < 0) return make_error(error_text(path));
+    struct stat s {};
+    if (fstat(fd.get(), &s) != 0 || !S_ISREG(s.st_mode)) {
+      return make_error(fmt::format("{}: not a regular file", path));
+    }
+    const PreadByteSource source(fd.get(), static_cast<std::uint64_t>(s.st_size));
+    auto code = read_gpu_code(source);
+    if (!code) return make_error(fmt::format("{}: {}", path, code.error().message));
+    return code;
   }
 
   Result<PeVersion> pe_version(const std::string& path) const override {

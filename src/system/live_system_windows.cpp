@@ -177,6 +177,10 @@ class LiveWindowsSystem final : public System {
     return windows::read_elf_info(path);
   }
 
+  Result<GpuCode> gpu_code(const std::string& path) const override {
+    return windows::read_gpu_code_of(path);
+  }
+
   Result<PeVersion> pe_version(const std::string& path) const override {
     return windows::read_pe_version(path);
   }

@@ -11,6 +11,7 @@
 
 #include "core/win32_text.hpp"
 #include "system/elf_reader.hpp"
+#include "system/gpu_code_reader.hpp"
 #include "system/live_windows_internal.hpp"
 
 namespace gpuvet::sys::windows {
@@ -257,6 +258,17 @@ Result<ElfInfo> read_elf_info(const std::string& path) {
   auto info = read_elf_dynamic(source);
   if (!info) return make_error(fmt::format("{}: {}", path, info.error().message));
   return info;
+}
+
+Result<GpuCode> read_gpu_code_of(const std::string& path) {
+  auto file = open_regular(path);
+  if (!file) return file.error();
+  LARGE_INTEGER size{};
+  if (!GetFileSizeEx(file->get(), &size)) return make_error(last_error(path));
+  const HandleByteSource source(file->get(), static_cast<std::uint64_t>(size.QuadPart));
+  auto code = read_gpu_code(source);
+  if (!code) return make_error(fmt::format("{}: {}", path, code.error().message));
+  return code;
 }
 
 // The fixed part of the version resource: the numbers Explorer shows, never the free-text

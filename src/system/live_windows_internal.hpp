@@ -113,6 +113,8 @@ Result<ElfInfo> read_elf_info(const std::string& path);
 
 // The fixed part of a PE file's version resource.
 Result<PeVersion> read_pe_version(const std::string& path);
+// What the file's CUDA fat binaries hold (system/gpu_code_reader.hpp).
+Result<GpuCode> read_gpu_code_of(const std::string& path);
 
 // ---- Display adapters (live_windows_adapters.cpp) ----------------------------------------------
 

@@ -40,6 +40,7 @@ class EnvOverlaySystem final : public System {
     return inner_.read_head(path, max_bytes);
   }
   Result<ElfInfo> elf_info(const std::string& path) const override { return inner_.elf_info(path); }
+  Result<GpuCode> gpu_code(const std::string& path) const override { return inner_.gpu_code(path); }
   Result<PeVersion> pe_version(const std::string& path) const override {
     return inner_.pe_version(path);
   }

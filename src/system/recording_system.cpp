@@ -123,6 +123,19 @@ Result<ElfInfo> RecordingSystem::elf_info(const std::string& path) const {
   return elf;
 }
 
+Result<GpuCode> RecordingSystem::gpu_code(const std::string& path) const {
+  auto code = inner_.gpu_code(path);
+  if (code || inner_.file_info(path)) {
+    FileEntry e;
+    if (code)
+      e.gpu_code = *code;
+    else
+      e.gpu_code_error = code.error().message;
+    remember_file(path, e);
+  }
+  return code;
+}
+
 Result<PeVersion> RecordingSystem::pe_version(const std::string& path) const {
   auto pe = inner_.pe_version(path);
   if (pe) {

@@ -26,6 +26,7 @@ class RecordingSystem final : public System {
   Result<std::string> read_head(const std::string& path, size_t max_bytes) const override;
   Result<ElfInfo> elf_info(const std::string& path) const override;
   Result<PeVersion> pe_version(const std::string& path) const override;
+  Result<GpuCode> gpu_code(const std::string& path) const override;
   std::optional<RegistryValues> registry_values(const std::string& key) const override;
   std::vector<std::string> registry_subkeys(const std::string& key) const override;
   std::optional<std::vector<std::string>> ld_cache_lookup(const std::string& soname) const override;

@@ -107,7 +107,8 @@ std::optional<FileInfo> ReplaySystem::info_of(const Located& found, int depth) c
     return info;
   }
   info.link_target = e->link;
-  const bool kind_recorded = e->dir || e->other || e->size || e->text || e->pe || e->elf;
+  const bool kind_recorded =
+      e->dir || e->other || e->size || e->text || e->pe || e->elf || e->gpu_code;
   if (e->link && !kind_recorded) {
     // Only the link was recorded; its target says what it is.
     auto target = follow(found, depth);
@@ -213,6 +214,18 @@ Result<ElfInfo> ReplaySystem::elf_info(const std::string& path) const {
   if (!found || !found->entry) return make_error(fmt::format("{}: No such file", path));
   if (!found->entry->elf) return make_error(fmt::format("{}: no ELF facts in the snapshot", path));
   return *found->entry->elf;
+}
+
+Result<GpuCode> ReplaySystem::gpu_code(const std::string& path) const {
+  auto found = locate_with(path, [](const FileEntry& e) {
+    return e.gpu_code.has_value() || e.gpu_code_error.has_value();
+  });
+  if (!found || !found->entry) return make_error(fmt::format("{}: No such file", path));
+  if (found->entry->gpu_code_error) return make_error(*found->entry->gpu_code_error);
+  if (!found->entry->gpu_code) {
+    return make_error(fmt::format("{}: no GPU code facts in the snapshot", path));
+  }
+  return *found->entry->gpu_code;
 }
 
 Result<PeVersion> ReplaySystem::pe_version(const std::string& path) const {

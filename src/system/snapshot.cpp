@@ -25,6 +25,8 @@ void FileEntry::merge(const FileEntry& more) {
   if (more.read_write) read_write = more.read_write;
   if (more.pe) pe = more.pe;
   if (more.elf) elf = more.elf;
+  if (more.gpu_code) gpu_code = more.gpu_code;
+  if (more.gpu_code_error) gpu_code_error = more.gpu_code_error;
 }
 
 namespace {

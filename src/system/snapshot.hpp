@@ -42,6 +42,9 @@ struct FileEntry {
   std::optional<bool> read_write;    // device nodes: may this process open it read-write
   std::optional<PeVersion> pe;
   std::optional<ElfInfo> elf;
+  // What its fat binaries hold, or why they could not be read (a damaged file).
+  std::optional<GpuCode> gpu_code;
+  std::optional<std::string> gpu_code_error;
   bool operator==(const FileEntry&) const = default;
 
   void merge(const FileEntry& other);

@@ -39,6 +39,13 @@ struct JsonFields<sys::ElfInfo> {
 };
 
 template <>
+struct JsonFields<sys::GpuCode> {
+  using T = sys::GpuCode;
+  static constexpr auto fields = std::make_tuple(
+      json_field("sass", &T::sass), json_field("ptx", &T::ptx), json_field("lto", &T::lto));
+};
+
+template <>
 struct JsonFields<sys::PeVersion> {
   using T = sys::PeVersion;
   static constexpr auto fields =
@@ -53,7 +60,8 @@ struct JsonFields<sys::FileEntry> {
       json_field("dir", &T::dir), json_field("other", &T::other), json_field("size", &T::size),
       json_field("link", &T::link), json_field("text", &T::text), json_field("head", &T::head),
       json_field("error", &T::error), json_field("read_write", &T::read_write),
-      json_field("pe", &T::pe), json_field("elf", &T::elf));
+      json_field("pe", &T::pe), json_field("elf", &T::elf), json_field("gpu_code", &T::gpu_code),
+      json_field("gpu_code_error", &T::gpu_code_error));
 };
 
 template <>

@@ -51,6 +51,16 @@ struct ElfInfo {
   bool operator==(const ElfInfo&) const = default;
 };
 
+// The GPU code a CUDA-built library carries in its fat binaries (system/gpu_code_reader.hpp):
+// the architectures of its SASS (cubins the driver loads as they are) and of its PTX (which the
+// driver JIT-compiles for newer GPUs). A file without fat binaries has empty lists.
+struct GpuCode {
+  std::vector<std::string> sass;  // "sm_75", "sm_90a", "sm_100f": by number, each once
+  std::vector<std::string> ptx;   // "compute_90"
+  std::vector<std::string> lto;   // "lto_86": LTO-IR, linked at load time by nvJitLink
+  bool operator==(const GpuCode&) const = default;
+};
+
 // The version resource of a Windows PE file.
 struct PeVersion {
   std::optional<std::string> file_version;
@@ -144,6 +154,9 @@ class System {
   virtual Result<std::string> read_head(const std::string& path, size_t max_bytes) const = 0;
   virtual Result<ElfInfo> elf_info(const std::string& path) const = 0;
   virtual Result<PeVersion> pe_version(const std::string& path) const = 0;
+  // What the file's CUDA fat binaries hold (ELF .nv_fatbin, PE .nv_fatb), read from the headers
+  // without loading the library or reading its code.
+  virtual Result<GpuCode> gpu_code(const std::string& path) const = 0;
 
   // Windows registry, keys as "HKLM/SOFTWARE/..." (64-bit view). Empty where there is none.
   virtual std::optional<RegistryValues> registry_values(const std::string& key) const = 0;

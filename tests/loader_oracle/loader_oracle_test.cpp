@@ -73,6 +73,9 @@ class CaseSystem final : public sys::System {
   Result<sys::PeVersion> pe_version(const std::string& path) const override {
     return live_->pe_version(path);
   }
+  Result<sys::GpuCode> gpu_code(const std::string& path) const override {
+    return live_->gpu_code(path);
+  }
   std::optional<sys::RegistryValues> registry_values(const std::string& key) const override {
     return live_->registry_values(key);
   }
