@@ -165,6 +165,62 @@ TEST(CliExplain, FactsOfAnotherPlatformAreNotUsed) {
   EXPECT_FALSE(doc["causes"][0]["confirmed_by_facts"].is_null()) << doc.dump(2);
 }
 
+// "no kernel image" against machines whose torch library was read: the GPU code it holds decides,
+// and the explanation quotes it.
+TEST(CliExplain, NoKernelImageIsDecidedByTheBuildsGpuCode) {
+  const std::string log =
+      " --text \"RuntimeError: CUDA error: no kernel image is available for execution on the "
+      "device\"";
+  const std::string scenarios = std::string(GPUVET_SCENARIO_DIR);
+  Outcome run = gpuvet("explain --json --snapshot " + scenarios +
+                       "/linux_torch_binary_gpu_too_new/snapshot.json" + log);
+  ASSERT_EQ(run.status, 0) << run.err;
+  auto doc = nlohmann::json::parse(run.out);
+  EXPECT_EQ(doc["causes"][0]["id"], "gpu.compute_capability_unsupported");
+  EXPECT_EQ(doc["causes"][0]["confirmed_by_facts"], true);
+  const std::string why = doc["causes"][0]["why"].get<std::string>();
+  EXPECT_NE(why.find("libtorch_cuda.so holds SASS sm_50"), std::string::npos) << why;
+  EXPECT_NE(why.find("sm_120"), std::string::npos) << why;
+  EXPECT_EQ(why.find("unknown"), std::string::npos) << why;
+
+  run = gpuvet("explain --json --snapshot " + scenarios +
+               "/linux_torch_binary_covers_gpu/snapshot.json" + log);
+  ASSERT_EQ(run.status, 0) << run.err;
+  doc = nlohmann::json::parse(run.out);
+  for (const auto& cause : doc["causes"]) {
+    if (cause["id"] == "gpu.compute_capability_unsupported") {
+      EXPECT_EQ(cause["confirmed_by_facts"], false);
+    }
+  }
+}
+
+// check says where its answer on the GPU's architecture came from: the files, or the tables.
+TEST(Cli, ComputeCapabilityEvidenceNamesItsSource) {
+  const std::string scenarios = std::string(GPUVET_SCENARIO_DIR);
+  Outcome run = gpuvet("check --json --snapshot " + scenarios +
+                       "/linux_torch_binary_gpu_too_old/snapshot.json");
+  EXPECT_EQ(run.status, 1) << run.err;
+  auto doc = nlohmann::json::parse(run.out);
+  bool binaries = false;
+  for (const auto& f : doc["findings"]) {
+    if (f["id"] != "gpu.compute_capability_unsupported") continue;
+    const std::string evidence = f["evidence"].dump();
+    binaries = evidence.find("sm_37") != std::string::npos &&
+               evidence.find("read from the build's own libraries") != std::string::npos;
+  }
+  EXPECT_TRUE(binaries) << doc["findings"].dump(2);
+  // A Kepler GPU and TensorFlow 2.1 without readable libraries: the tables answer, and say so.
+  run = gpuvet("check --json --snapshot " + scenarios + "/linux_kepler_gtx650_tf21/snapshot.json");
+  doc = nlohmann::json::parse(run.out);
+  bool tables = false;
+  for (const auto& f : doc["findings"]) {
+    if (f["id"] == "gpu.compute_capability_unsupported") {
+      tables = tables || f["evidence"].dump().find("gpuvet's tables") != std::string::npos;
+    }
+  }
+  EXPECT_TRUE(tables) << doc["findings"].dump(2);
+}
+
 TEST(Cli, BadSnapshotsAreOneLineNamingTheFileAndExitTwo) {
   testing::TempDir dir;
   const std::string valid = R"({"schema": "gpuvet.snapshot/1", "host": {"os": "linux"}})";

@@ -31,20 +31,24 @@ struct CudaUser {
   std::vector<const FrameworkFact*> builds;
 };
 
-// "sm_86" / "compute_80" as {major, minor, ptx}; nullopt for anything else.
+// "sm_86" / "compute_80" / "sm_90a" as {major, minor, ptx, specific}; nullopt for anything else.
 struct Target {
   int major = 0;
   int minor = 0;
   bool ptx = false;
+  // sm_90a, compute_90a: architecture-specific code runs on that one architecture only.
+  bool specific = false;
 };
 std::optional<Target> parse_target(const std::string& target) {
   const bool ptx = target.starts_with("compute_");
   if (!ptx && !target.starts_with("sm_")) return std::nullopt;
   std::string digits = target.substr(ptx ? 8 : 3);
+  const bool specific = digits.ends_with("a");
   while (!digits.empty() && !std::isdigit(static_cast<unsigned char>(digits.back())))
-    digits.pop_back();  // sm_90a
+    digits.pop_back();  // sm_90a, sm_100f
   if (digits.size() < 2 || !text::is_digits(digits)) return std::nullopt;
-  return Target{std::atoi(digits.substr(0, digits.size() - 1).c_str()), digits.back() - '0', ptx};
+  return Target{std::atoi(digits.substr(0, digits.size() - 1).c_str()), digits.back() - '0', ptx,
+                specific};
 }
 
 // "8.6" as {8, 6}.
@@ -53,28 +57,69 @@ std::optional<Target> parse_cc(const std::string& cc) {
   if (parts.size() != 2 || !text::is_digits(parts[0]) || !text::is_digits(parts[1])) {
     return std::nullopt;
   }
-  return Target{std::atoi(parts[0].c_str()), std::atoi(parts[1].c_str()), false};
+  return Target{std::atoi(parts[0].c_str()), std::atoi(parts[1].c_str()), false, false};
 }
 
 bool at_or_below(const Target& t, const Target& gpu) {
+  if (t.specific) return t.major == gpu.major && t.minor == gpu.minor;
   return t.major < gpu.major || (t.major == gpu.major && t.minor <= gpu.minor);
 }
 
-// Whether a build's compiled targets reach a GPU only through PTX: no cubin of its major at or
-// below its minor, but PTX at or below it.
-bool reached_only_by_ptx(const std::vector<std::string>& targets, const std::string& cc) {
+// A cubin for X.y runs on X.z with z >= y (the architecture-specific one on X.y only).
+bool cubin_runs(const Target& t, const Target& gpu) {
+  return t.major == gpu.major && (t.specific ? t.minor == gpu.minor : t.minor <= gpu.minor);
+}
+
+// What a build carries for the GPU, per file: read from the fat binaries of its own libraries
+// where any could be read, else the list its build declares (build_info.py, version.py).
+struct CodeList {
+  std::string file;
+  std::vector<std::string> sass;  // from the binaries; empty for a declared list
+  std::vector<std::string> ptx;   // from the binaries
+  std::vector<std::string> declared;
+  bool from_binaries() const { return declared.empty(); }
+  std::vector<std::string> targets() const {
+    if (!from_binaries()) return declared;
+    std::vector<std::string> all = sass;
+    all.insert(all.end(), ptx.begin(), ptx.end());
+    return all;
+  }
+};
+
+std::vector<CodeList> code_lists(const FrameworkFact& fw) {
+  std::vector<CodeList> lists;
+  for (const auto& code : fw.gpu_code) {
+    if (!code.error) lists.push_back({code.file, code.sass, code.ptx, {}});
+  }
+  if (lists.empty() && !fw.compute_capabilities.empty()) {
+    lists.push_back({fw.declared_by.value_or("?"), {}, {}, fw.compute_capabilities});
+  }
+  return lists;
+}
+
+// Whether a list reaches a GPU only through PTX: no cubin of its major at or below its minor,
+// but PTX at or below it.
+bool reached_only_by_ptx(const CodeList& list, const std::string& cc) {
   const auto gpu = parse_cc(cc);
   if (!gpu) return false;
   bool cubin = false, ptx = false;
-  for (const auto& target : targets) {
+  for (const auto& target : list.targets()) {
     const auto t = parse_target(target);
     if (!t) continue;
     if (t->ptx && at_or_below(*t, *gpu)) ptx = true;
-    // TensorFlow's compute_XY embeds SASS for XY as well as PTX (.bazelrc: "compute_XY enables
-    // PTX embedding in addition to SASS"); build_info is the only source of these lists.
-    if (t->major == gpu->major && t->minor <= gpu->minor) cubin = true;
+    // TensorFlow's declared compute_XY embeds SASS for XY as well as PTX (.bazelrc: "compute_XY
+    // enables PTX embedding in addition to SASS"); a binary's PTX entry is PTX alone.
+    if ((!t->ptx || !list.from_binaries()) && cubin_runs(*t, *gpu)) cubin = true;
   }
   return ptx && !cubin;
+}
+
+// The first of a build's lists that reaches the GPU only through PTX; nullptr when none does.
+const CodeList* ptx_only_list(const std::vector<CodeList>& lists, const std::string& cc) {
+  for (const auto& list : lists) {
+    if (reached_only_by_ptx(list, cc)) return &list;
+  }
+  return nullptr;
 }
 
 // Users grouped by CUDA major.minor (a toolkit 12.1.105 and a build for 12.1 are one question);
@@ -140,15 +185,16 @@ Result<bool> check_driver_too_old(const CheckContext& context, std::vector<Findi
     std::vector<std::string> ptx_only;
     if (fit == kb::DriverFit::minor_compat) {
       for (const auto* build : user.builds) {
+        const auto lists = code_lists(*build);
         for (const auto& gpu : f.gpus) {
-          if (gpu.compute_capability &&
-              reached_only_by_ptx(build->compute_capabilities, *gpu.compute_capability)) {
+          if (!gpu.compute_capability) continue;
+          if (const CodeList* list = ptx_only_list(lists, *gpu.compute_capability)) {
             ptx_only.push_back(context.text(
                 "driver.too_old.ptx_only",
                 {{"package", build->package},
                  {"version", build->version.value_or(context.text("report.unknown_value"))},
                  {"cc", *gpu.compute_capability},
-                 {"targets", text::join(build->compute_capabilities, ", ")}}));
+                 {"targets", text::join(list->targets(), ", ")}}));
           }
         }
       }
@@ -211,9 +257,10 @@ const CudaToolkitFact* toolkit_of(const Facts& facts, const std::optional<std::s
 
 namespace {
 
-// Whether a build's compiled targets run on a GPU: a cubin (sm_XY) runs on the same major with
-// an equal or higher minor; PTX (compute_XY) is JIT-compiled for any GPU at or above XY.
-// Source: CUDA C Programming Guide, "Binary Compatibility" and "PTX Compatibility".
+// Whether a list's targets run on a GPU: a cubin (sm_XY) runs on the same major with an equal or
+// higher minor (sm_XYa on X.Y only); PTX (compute_XY) is JIT-compiled for any GPU at or above XY.
+// Source: CUDA C Programming Guide, "Binary Compatibility" and "PTX Compatibility"; nvcc's
+// documentation of architecture-specific (a) and family-specific (f) targets.
 std::optional<bool> runs_on(const std::vector<std::string>& targets, const std::string& cc) {
   const auto gpu = parse_cc(cc);
   if (!gpu) return std::nullopt;
@@ -223,9 +270,26 @@ std::optional<bool> runs_on(const std::vector<std::string>& targets, const std::
     if (!t) continue;
     known = known.value_or(false);
     if (t->ptx && at_or_below(*t, *gpu)) return true;
-    if (!t->ptx && t->major == gpu->major && t->minor <= gpu->minor) return true;
+    if (!t->ptx && cubin_runs(*t, *gpu)) return true;
   }
   return known;
+}
+
+// Why a list does not run on the GPU, as evidence.
+std::string not_running(const CodeList& list, const CheckContext& context, const std::string& cc) {
+  if (!list.from_binaries()) {
+    return context.text("compat.cc.compiled",
+                        {{"targets", text::join(list.declared, ", ")}, {"file", list.file}});
+  }
+  const std::string sass = text::join(list.sass, " ");
+  const std::string ptx = text::join(list.ptx, " ");
+  const std::string code =
+      list.ptx.empty()    ? context.text("compat.cc.code_no_ptx", {{"sass", sass}})
+      : list.sass.empty() ? context.text("compat.cc.code_no_sass", {{"ptx", ptx}})
+                          : context.text("compat.cc.code", {{"sass", sass}, {"ptx", ptx}});
+  return context.text(
+      "compat.cc.binary",
+      {{"file", list.file}, {"code", code}, {"sm", text::replace_all(cc, ".", "")}});
 }
 
 // The minimum compute capability of the framework's official builds, from data/framework_min_cc
@@ -267,21 +331,27 @@ Result<bool> check_compute_capability(const CheckContext& context, std::vector<F
             {"package", fw.package}, {"version", fw.version.value_or("?")},
             {"env", env.path},       {"family", fw.name}};
         std::vector<std::string> evidence;
-        const auto compiled = runs_on(fw.compute_capabilities, cc);
-        if (compiled == false) {
-          evidence.push_back(context.text("compat.cc.compiled",
-                                          {{"targets", text::join(fw.compute_capabilities, ", ")},
-                                           {"file", fw.declared_by.value_or("?")}}));
+        const auto lists = code_lists(fw);
+        const bool from_binaries = !lists.empty() && lists.front().from_binaries();
+        for (const auto& list : lists) {
+          if (runs_on(list.targets(), cc) == false) {
+            evidence.push_back(not_running(list, context, cc));
+          }
         }
-        auto minimum = family_minimum(context.kb(), fw);
-        if (!minimum) return minimum.error();
-        if (*minimum && version::compare(cc, (*minimum)->get("min_cc")) < 0) {
-          evidence.push_back(
-              context.text("compat.cc.minimum", {{"family", (*minimum)->get("family")},
-                                                 {"min", (*minimum)->get("min_cc")},
-                                                 {"source", (*minimum)->get("source")}}));
+        // What the files hold is the answer; the tables only stand in when none could be read.
+        if (!from_binaries) {
+          auto minimum = family_minimum(context.kb(), fw);
+          if (!minimum) return minimum.error();
+          if (*minimum && version::compare(cc, (*minimum)->get("min_cc")) < 0) {
+            evidence.push_back(
+                context.text("compat.cc.minimum", {{"family", (*minimum)->get("family")},
+                                                   {"min", (*minimum)->get("min_cc")},
+                                                   {"source", (*minimum)->get("source")}}));
+          }
         }
         if (evidence.empty()) continue;
+        evidence.push_back(
+            context.text(from_binaries ? "compat.cc.from_binaries" : "compat.cc.from_tables"));
         auto finding = context.finding("gpu.compute_capability_unsupported", Severity::error,
                                        "compat.cc.title", args);
         if (!finding) return finding.error();

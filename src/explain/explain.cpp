@@ -203,14 +203,15 @@ std::string dotted_cudnn_version(const std::string& value) {
 // "explain.why.<id>", or a text that says more: the signature's own (an "other" cause, a DLL that
 // names no runtime), or the cause's text for a log that lacks one of its captures
 // ("explain.why.<id>.without_other": no other CUDA on the log's search path; ".without_lib": a
-// message that names no library, so no "unknown" in the text).
+// message that names no library, ".without_cc": one that names no compute capability, so no
+// "unknown" in the text).
 std::string message_key(const Cause& c, std::string_view part, const kb::Messages& m) {
   std::string key = fmt::format("explain.{}.{}", part, c.id);
   if (!c.signatures.empty()) {
     const std::string specific = key + "." + c.signatures.front();
     if (m.has(specific)) return specific;
   }
-  for (const char* capture : {"other", "lib"}) {
+  for (const char* capture : {"other", "lib", "cc"}) {
     const std::string without = key + ".without_" + capture;
     if (!c.captures.contains(capture) && m.has(without)) return without;
   }
@@ -464,6 +465,12 @@ std::vector<Cause> reason(std::vector<Cause> causes, const kb::Kb& kb, const kb:
       c.confirmed_by_facts = true;
       c.confidence = std::min(0.99, c.confidence + 0.1);
       c.why += " " + m.text("explain.confirmed", {{"title", finding->title}});
+      // The fact that decided it (the GPU code a library holds, the version a file says) is
+      // what the user can check; the finding's first evidence line is that fact.
+      if (!finding->evidence.empty()) {
+        c.why +=
+            " " + m.text("explain.confirmed_evidence", {{"evidence", finding->evidence.front()}});
+      }
       c.fix = finding->fix;
     } else if (machine && kDecidable.contains(c.id)) {
       c.confirmed_by_facts = false;

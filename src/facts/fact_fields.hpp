@@ -127,6 +127,15 @@ struct JsonFields<LibraryFact> {
 };
 
 template <>
+struct JsonFields<GpuCodeFact> {
+  using T = GpuCodeFact;
+  static constexpr auto fields =
+      std::make_tuple(json_field("file", &T::file), json_field("sass", &T::sass).always(),
+                      json_field("ptx", &T::ptx).always(), json_field("lto", &T::lto),
+                      json_field("error", &T::error));
+};
+
+template <>
 struct JsonFields<FrameworkFact> {
   using T = FrameworkFact;
   static constexpr auto fields = std::make_tuple(
@@ -137,7 +146,8 @@ struct JsonFields<FrameworkFact> {
       json_field("dll_names", &T::dll_names), json_field("installer", &T::installer),
       json_field("location", &T::location), json_field("declared_by", &T::declared_by),
       json_field("module", &T::module), json_field("libraries", &T::libraries),
-      json_field("libdevice_roots", &T::libdevice_roots), json_field("libdevice", &T::libdevice));
+      json_field("libdevice_roots", &T::libdevice_roots), json_field("libdevice", &T::libdevice),
+      json_field("gpu_code", &T::gpu_code));
 };
 
 template <>

@@ -152,6 +152,17 @@ struct LibraryFact {
   std::optional<std::string> new_terminal;
 };
 
+// The GPU code one of a build's own libraries carries, read from the file's CUDA fat binaries
+// (system/gpu_code_reader.hpp): what the build really contains, where build_info and the tables
+// only say what it should.
+struct GpuCodeFact {
+  std::string file;
+  std::vector<std::string> sass;     // sm_75, sm_90a ...: cubins the driver loads as they are
+  std::vector<std::string> ptx;      // compute_90 ...: PTX the driver JIT-compiles for newer GPUs
+  std::vector<std::string> lto;      // lto_86 ...: LTO-IR
+  std::optional<std::string> error;  // the file is there but its fat binaries could not be read
+};
+
 struct FrameworkFact {
   std::string name;     // family: tensorflow, torch, jax, cupy, paddle
   std::string package;  // the distribution: tensorflow-gpu, jax-cuda12-plugin ...
@@ -176,6 +187,8 @@ struct FrameworkFact {
   // and the libdevice directory found there (null: none, XLA warns "Can't find libdevice").
   std::vector<std::string> libdevice_roots;
   std::optional<std::string> libdevice;
+  // The build's libraries that carry GPU code (Framework::gpu_code_files), those found.
+  std::vector<GpuCodeFact> gpu_code;
 };
 
 // A wheel of NVIDIA's CUDA libraries (nvidia-cudnn-cu12, nvidia-cuda-runtime ...).

@@ -106,6 +106,11 @@ struct Framework {
   // Windows: loads its CUDA DLLs by name through the standard search (PATH included).
   bool windows_loads_dlls_by_name = false;
   Libdevice libdevice = Libdevice::unused;
+  // The build's own libraries that carry its precompiled GPU code (CUDA fat binaries), relative
+  // to site-packages, per platform; every one that exists is read (docs/gpu-code.md). Empty: the
+  // framework compiles its kernels at run time, or nobody has looked yet.
+  std::vector<std::string_view> linux_gpu_code;
+  std::vector<std::string_view> windows_gpu_code;
   // The family of data/framework_min_cc rows for a build (torch-cu121, jax-cuda12 ...).
   std::string (*min_cc_family)(const FrameworkFact& f) = nullptr;
   // Fix advice when a CUDA library it needs is missing (message key and its arguments), for

@@ -70,6 +70,8 @@ const Framework& onnxruntime() {
     f.read_installed = read_installed;
     // The CUDA execution provider is a library of its own that links the CUDA libraries.
     f.linux_modules = {kCudaProvider};
+    f.linux_gpu_code = {kCudaProvider};
+    f.windows_gpu_code = {"onnxruntime/capi/onnxruntime_providers_cuda.dll"};
     f.kb_table = "onnxruntime_builds";
     f.builds = builds;
     f.verify_command = verify_command;

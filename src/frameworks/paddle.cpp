@@ -58,6 +58,18 @@ const Framework& paddle() {
     f.aliases = {"paddlepaddle"};
     f.short_name = "paddle";
     f.read_installed = read_installed;
+    // Its kernels: core_avx.so up to 2.3, libpaddle.so in fluid/ (2.4, 2.5) and base/ (2.6 on),
+    // and since 3.0 the phi libraries split out of it (PaddlePaddle/Paddle#64944, #65035).
+    f.linux_gpu_code = {"paddle/fluid/core_avx.so",
+                        "paddle/fluid/core_noavx.so",
+                        "paddle/fluid/libpaddle.so",
+                        "paddle/base/libpaddle.so",
+                        "paddle/libs/libphi.so",
+                        "paddle/libs/libphi_gpu.so",
+                        "paddle/libs/libphi_kernel_gpu.so",
+                        "paddle/libs/libphi_core.so"};
+    f.windows_gpu_code = {"paddle/fluid/core_avx.pyd", "paddle/fluid/libpaddle.pyd",
+                          "paddle/base/libpaddle.pyd"};
     f.kb_table = "paddle_builds";
     f.builds = builds;
     f.install = install;

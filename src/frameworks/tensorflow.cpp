@@ -108,6 +108,14 @@ const Framework& tensorflow() {
     f.windows_companion = "tensorflow-intel";
     f.linux_modules = {"tensorflow/libtensorflow_framework.so.2",
                        "tensorflow_core/libtensorflow_framework.so.2"};
+    // Its kernels live in the Python extension (tensorflow_core/ in 2.0 and 2.1) and, in later
+    // wheels, in libtensorflow_cc.so.2 beside it; every one present is read.
+    f.linux_gpu_code = {"tensorflow/python/_pywrap_tensorflow_internal.so",
+                        "tensorflow_core/python/_pywrap_tensorflow_internal.so",
+                        "tensorflow/libtensorflow_cc.so.2",
+                        "tensorflow/libtensorflow_framework.so.2"};
+    f.windows_gpu_code = {"tensorflow/python/_pywrap_tensorflow_internal.pyd",
+                          "tensorflow_core/python/_pywrap_tensorflow_internal.pyd"};
     f.opens_cuda_by_name = true;
     f.windows_loads_dlls_by_name = true;
     f.libdevice = Libdevice::jit_only;

@@ -170,6 +170,12 @@ const Framework& torch() {
     // PyTorch's CUDA code and, for wheels that take CUDA from PyPI, the RPATHs into nvidia/*/lib
     // (pytorch/pytorch .ci/manywheel/build_cuda.sh; shared/reference/nvidia_pip_wheels.md §4).
     f.linux_modules = {"torch/lib/libtorch_cuda.so", "torch/lib/libtorch_global_deps.so"};
+    // Its kernels: libtorch_cuda (one 1+ GB library, pytorch/pytorch#69245 shows its .nv_fatbin),
+    // split into _cu and _cpp halves in the 1.11-1.13 wheels; torch_cuda*.dll on Windows.
+    f.linux_gpu_code = {"torch/lib/libtorch_cuda.so", "torch/lib/libtorch_cuda_cu.so",
+                        "torch/lib/libtorch_cuda_cpp.so"};
+    f.windows_gpu_code = {"torch/lib/torch_cuda.dll", "torch/lib/torch_cuda_cu.dll",
+                          "torch/lib/torch_cuda_cpp.dll"};
     f.min_cc_family = min_cc_family;
     f.kb_table = "pytorch_builds";
     f.kb_version_column = "torch_version";

@@ -151,6 +151,29 @@ void FrameworkLibraries::resolve_windows_libraries(FrameworkFact& f,
 // XLA's GetLibdeviceDir): --xla_gpu_cuda_data_dir from XLA_FLAGS, the build's toolkit path
 // (/usr/local/cuda-X.Y for the official builds), /usr/local/cuda, then the pip wheel's
 // nvidia/cuda_nvcc beside the package; libdevice is <root>/nvvm/libdevice.
+void FrameworkLibraries::read_gpu_code(FrameworkFact& f) const {
+  const frameworks::Framework* framework = frameworks::of(f);
+  if (!framework || f.gpu_build != true) return;
+  const auto& files = windows_ ? framework->windows_gpu_code : framework->linux_gpu_code;
+  for (const auto file : files) {
+    const std::string path = paths::join(f.location, file);
+    if (!system_.exists(path)) continue;
+    auto code = system_.gpu_code(path);
+    GpuCodeFact fact;
+    fact.file = path;
+    if (code) {
+      // A library of the build without GPU code says nothing about what the GPU runs.
+      if (code->sass.empty() && code->ptx.empty()) continue;
+      fact.sass = std::move(code->sass);
+      fact.ptx = std::move(code->ptx);
+      fact.lto = std::move(code->lto);
+    } else {
+      fact.error = code.error().message;
+    }
+    f.gpu_code.push_back(std::move(fact));
+  }
+}
+
 void FrameworkLibraries::find_libdevice(FrameworkFact& f) const {
   const frameworks::Framework* framework = frameworks::of(f);
   if (windows_ || f.gpu_build != true || !framework ||

@@ -26,6 +26,8 @@ class FrameworkLibraries {
   void resolve(FrameworkFact& f, const PythonEnvFact& env);
   // XLA's CUDA roots and the nvvm/libdevice found there, for builds that compile with XLA.
   void find_libdevice(FrameworkFact& f) const;
+  // What the build's own GPU-code libraries carry in their fat binaries.
+  void read_gpu_code(FrameworkFact& f) const;
 
  private:
   LibraryFact resolve_windows_dll(const std::string& name, const std::string& app_dir) const;

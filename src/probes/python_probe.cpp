@@ -168,6 +168,7 @@ class PythonProbe {
     for (auto& framework : env.frameworks) {
       libraries_.resolve(framework, env);
       libraries_.find_libdevice(framework);
+      libraries_.read_gpu_code(framework);
     }
     add_conda_libraries(env);
     add_wheel_libraries(env);

@@ -13,13 +13,39 @@ std::string value_or_unknown(const std::optional<std::string>& value, const kb::
   return value ? *value : m.text("report.unknown_value");
 }
 
-std::string describe_build(const FrameworkFact& f, const kb::Messages& m) {
+std::string describe_cuda_build(const FrameworkFact& f, const kb::Messages& m) {
   if (f.rocm) return m.text("report.framework.rocm", {{"rocm", *f.rocm}});
   if (f.gpu_build == false) return m.text("report.framework.cpu");
   if (f.gpu_build != true) return m.text("report.framework.unknown");
   if (!f.cuda) return m.text("report.framework.gpu_unknown");
   if (!f.cudnn) return m.text("report.framework.cuda", {{"cuda", *f.cuda}});
   return m.text("report.framework.cuda_cudnn", {{"cuda", *f.cuda}, {"cudnn", *f.cudnn}});
+}
+
+std::string list_or_none(const std::vector<std::string>& items, const kb::Messages& m) {
+  return items.empty() ? m.text("report.framework.no_code") : text::join(items, " ");
+}
+
+// The build, and the GPU code its libraries carry: the union over its files, which a build makes
+// with one architecture list.
+std::string describe_build(const FrameworkFact& f, const kb::Messages& m) {
+  std::string build = describe_cuda_build(f, m);
+  std::vector<std::string> sass, ptx;
+  for (const auto& code : f.gpu_code) {
+    if (code.error) {
+      return m.text("report.framework.gpu_code_unreadable",
+                    {{"build", build}, {"error", *code.error}});
+    }
+    for (const auto& a : code.sass) {
+      if (std::find(sass.begin(), sass.end(), a) == sass.end()) sass.push_back(a);
+    }
+    for (const auto& a : code.ptx) {
+      if (std::find(ptx.begin(), ptx.end(), a) == ptx.end()) ptx.push_back(a);
+    }
+  }
+  if (f.gpu_code.empty()) return build;
+  return m.text("report.framework.gpu_code",
+                {{"build", build}, {"sass", list_or_none(sass, m)}, {"ptx", list_or_none(ptx, m)}});
 }
 }  // namespace
 

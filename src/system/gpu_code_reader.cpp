@@ -35,6 +35,9 @@ constexpr const char* kPeSection = ".nv_fatb";
 
 // Zero padding between containers is skipped a page at a time.
 constexpr std::size_t kPaddingChunk = 4096;
+// Headers are read through a window this large: a container header and its first entry header
+// (16 + at most 120 bytes) in one read, and no more, since a payload of any size may follow.
+constexpr std::size_t kHeaderWindow = 256;
 
 struct Region {
   std::uint64_t offset = 0;
@@ -52,9 +55,9 @@ bool range_inside(std::uint64_t offset, std::uint64_t length, std::uint64_t size
   return offset <= size && length <= size - offset;
 }
 
-// The small reads of entry headers go through one page-sized window: neighbouring headers of
-// small entries cost one read, and a header past a large payload costs one page, never the
-// payload.
+// The small reads of headers go through one small window: a container header and the entry
+// header after it cost one read, and a header past a payload costs one read of the window, never
+// the payload.
 class HeaderReader {
  public:
   explicit HeaderReader(const ByteSource& source) : source_(source) {}
@@ -75,7 +78,7 @@ class HeaderReader {
 
  private:
   const ByteSource& source_;
-  std::array<unsigned char, kPaddingChunk> window_{};
+  std::array<unsigned char, kHeaderWindow> window_{};
   std::uint64_t start_ = 0;
   std::size_t filled_ = 0;
 };
@@ -158,13 +161,21 @@ Result<bool> read_section(const ByteSource& source, const char* name, Region sec
   const std::uint64_t end = section.offset + section.size;
   std::uint64_t at = section.offset;
   while (at < end) {
-    auto next = skip_zeros(source, at, end);
-    if (!next) return next.error();
-    at = *next;
-    if (at == end) break;
     std::array<unsigned char, kContainerHeaderBytes> raw{};
-    if (end - at < raw.size() || !reader.read(at, raw.size(), raw.data()) ||
-        le(raw.data(), 4) != kFatbinMagic) {
+    if (end - at < raw.size() || !reader.read(at, raw.size(), raw.data())) {
+      // Fewer bytes than a header: the section's zero padding, or a truncated container.
+      auto rest = skip_zeros(source, at, end);
+      if (!rest) return rest.error();
+      if (*rest == end) break;
+      return make_error(fmt::format("no fat binary header at offset {} of {}", at, name));
+    }
+    if (le(raw.data(), 4) == 0) {
+      auto next = skip_zeros(source, at, end);
+      if (!next) return next.error();
+      at = *next;
+      continue;
+    }
+    if (le(raw.data(), 4) != kFatbinMagic) {
       return make_error(fmt::format("no fat binary header at offset {} of {}", at, name));
     }
     const std::uint64_t header_bytes = le(raw.data() + 6, 2);

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <tuple>
 
 #include "checks/checks.hpp"
@@ -743,6 +745,51 @@ TEST(PythonProbeLive, ReadsARealTreeAndRecordsOnlyMetadataHeaders) {
   ASSERT_TRUE(again);
   EXPECT_EQ(again->frameworks.size(), 1u);
   EXPECT_EQ(again->distributions, 2);
+}
+
+// The build's own kernel library, a real file with nvcc's fat binary (tests/gpu_code): its
+// architectures reach the facts, the recording and its replay.
+TEST(PythonProbeLive, ReadsTheGpuCodeOfTheBuildsKernelLibrary) {
+  const bool windows = live_host_is("windows");
+  const std::string fixtures = windows ? GPUVET_GPU_CODE_PE_DIR : GPUVET_GPU_CODE_ELF_DIR;
+  if (fixtures.empty()) GTEST_SKIP() << "no GPU-code fixture libraries in this build";
+  testing::TempDir dir;
+  const std::string prefix = dir.path() + "/home/venvs/torch";
+  const std::string site =
+      prefix + (windows ? "/Lib/site-packages" : "/lib/python3.11/site-packages");
+  const std::string relative_site = site.substr(dir.path().size() + 1);
+  dir.file("home/venvs/torch/pyvenv.cfg", "version = 3.11.7\n");
+  dir.file(relative_site + "/torch-2.3.0.dist-info/METADATA", metadata("torch", "2.3.0"));
+  dir.file(relative_site + "/torch/version.py",
+           "__version__ = '2.3.0+cu121'\ncuda: Optional[str] = '12.1'\n");
+  const std::string library = windows ? "torch/lib/torch_cuda.dll" : "torch/lib/libtorch_cuda.so";
+  std::ifstream fixture(
+      paths::to_fs(fixtures + (windows ? "/sass_and_ptx.dll" : "/sass_and_ptx.so")),
+      std::ios::binary);
+  const std::string bytes((std::istreambuf_iterator<char>(fixture)),
+                          std::istreambuf_iterator<char>());
+  ASSERT_FALSE(bytes.empty());
+  dir.file(relative_site + "/" + library, bytes);
+  const auto live = sys::make_live_system();
+  const sys::EnvOverlaySystem overlay(*live,
+                                      {{"VIRTUAL_ENV", prefix}, {"HOME", dir.path() + "/home"}});
+  const sys::RecordingSystem system(overlay);
+  const Facts f = collect_facts(system);
+  const auto* env = env_at(f, prefix);
+  ASSERT_TRUE(env) << facts_to_json(f)["python_envs"].dump(1);
+  ASSERT_EQ(env->frameworks.size(), 1u);
+  ASSERT_EQ(env->frameworks[0].gpu_code.size(), 1u);
+  const GpuCodeFact& code = env->frameworks[0].gpu_code[0];
+  EXPECT_EQ(code.file, site + "/" + library);
+  EXPECT_EQ(code.sass, (std::vector<std::string>{"sm_75", "sm_86"}));
+  EXPECT_EQ(code.ptx, std::vector<std::string>{"compute_90"});
+  const sys::ReplaySystem replay(system.recorded());
+  const Facts replayed = collect_facts(replay);
+  const auto* again = env_at(replayed, prefix);
+  ASSERT_TRUE(again);
+  ASSERT_EQ(again->frameworks.at(0).gpu_code.size(), 1u);
+  EXPECT_EQ(again->frameworks[0].gpu_code[0].sass, code.sass);
+  EXPECT_EQ(again->frameworks[0].gpu_code[0].ptx, code.ptx);
 }
 
 // The same on the live Windows System: a Miniconda env in a user profile with a Chinese name,
