@@ -88,8 +88,10 @@ struct CodeList {
 
 std::vector<CodeList> code_lists(const FrameworkFact& fw) {
   std::vector<CodeList> lists;
+  const frameworks::Framework* framework = frameworks::of(fw);
+  const bool binaries_decide = !framework || !framework->compiles_kernels_at_run_time;
   for (const auto& code : fw.gpu_code) {
-    if (!code.error) lists.push_back({code.file, code.sass, code.ptx, {}});
+    if (!code.error && binaries_decide) lists.push_back({code.file, code.sass, code.ptx, {}});
   }
   if (lists.empty() && !fw.compute_capabilities.empty()) {
     lists.push_back({fw.declared_by.value_or("?"), {}, {}, fw.compute_capabilities});

@@ -111,6 +111,9 @@ struct Framework {
   // framework compiles its kernels at run time, or nobody has looked yet.
   std::vector<std::string_view> linux_gpu_code;
   std::vector<std::string_view> windows_gpu_code;
+  // Its kernels are compiled for the GPU at run time (XLA): the precompiled code its libraries
+  // carry is reported but does not decide which GPUs run the build.
+  bool compiles_kernels_at_run_time = false;
   // The family of data/framework_min_cc rows for a build (torch-cu121, jax-cuda12 ...).
   std::string (*min_cc_family)(const FrameworkFact& f) = nullptr;
   // Fix advice when a CUDA library it needs is missing (message key and its arguments), for

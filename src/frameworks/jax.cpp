@@ -103,6 +103,10 @@ const Framework& jax() {
     f.plugin_replaces_build = true;
     // jax-cuda12-pjrt 0.4.30's RECORD (tests/fixtures/python/jax).
     f.linux_modules = {"jax_plugins/xla_cuda12/xla_cuda_plugin.so"};
+    // The plugin's own precompiled kernels are listed; XLA compiles the model's kernels for the
+    // GPU at run time (with ptxas), so they do not decide which GPUs run JAX.
+    f.linux_gpu_code = {"jax_plugins/xla_cuda12/xla_cuda_plugin.so"};
+    f.compiles_kernels_at_run_time = true;
     // JAX compiles every kernel with XLA, which needs libdevice.
     f.libdevice = Libdevice::always;
     f.min_cc_family = min_cc_family;

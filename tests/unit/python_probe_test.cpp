@@ -514,6 +514,19 @@ TEST(PythonProbe, JaxPluginStandsForJaxlib) {
   EXPECT_EQ(jax.gpu_build, true);
   EXPECT_EQ(jax.cuda, "12");
 
+  // The plugin's precompiled kernels are read and shown, but XLA compiles the model's kernels for
+  // the GPU at run time: a T4 (7.5) beside a plugin with Ampere cubins only is not an error.
+  t.files[site + "/jax_plugins/xla_cuda12/xla_cuda_plugin.so"] = {
+      {"size", 1000}, {"gpu_code", {{"sass", {"sm_80"}}}}};
+  f = facts_of(t, {{"VIRTUAL_ENV", "/srv/jax"}});
+  ASSERT_EQ(f.python_envs.at(0).frameworks.at(0).gpu_code.size(), 1u);
+  EXPECT_EQ(f.python_envs[0].frameworks[0].gpu_code[0].sass, std::vector<std::string>{"sm_80"});
+  GpuFact t4;
+  t4.name = "Tesla T4";
+  t4.compute_capability = "7.5";
+  f.gpus.push_back(t4);
+  EXPECT_FALSE(has(ids(f), "gpu.compute_capability_unsupported"));
+
   Tree cpu;
   cpu.text("/srv/jax/pyvenv.cfg", "version = 3.12.1\n")
       .dist(site, "jax", "0.4.30")
