@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Builds explain's libFuzzer target with clang (Debian's clang ships libFuzzer) and runs it for
-# SECONDS (default 60) on a corpus seeded with the signatures' examples and the public excerpts.
+# Builds the libFuzzer targets with clang (Debian's clang ships libFuzzer) and runs each for
+# SECONDS (default 60): explain's, on a corpus seeded with the signatures' examples and the public
+# excerpts, and the GPU-code reader's, seeded with the fixture libraries of tests/gpu_code.
 #   scripts/fuzz.sh [SECONDS]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -32,3 +33,13 @@ for line in open("tests/fixtures/explain/public.jsonl"):  # a copy of ../shared'
     open(os.path.join(out, d["id"]), "w").write(d["log"])
 PY
 "$out/explain_fuzz" -max_total_time="$seconds" -max_len=262144 -rss_limit_mb=512 -timeout=10 "$out/corpus"
+
+# The GPU-code reader (src/system/gpu_code_reader.cpp) on ELF and PE files.
+cmake --build --preset dev --target gpuvet_gpu_code_fixtures >/dev/null
+clang++ -std=c++20 -O1 -g -fsanitize=fuzzer,address,undefined -Isrc \
+  src/system/{gpu_code_reader,elf_reader}.cpp tests/fuzz/gpu_code_fuzz.cpp -lfmt \
+  -o "$out/gpu_code_fuzz"
+mkdir -p "$out/gpu_code_corpus"
+cp build/dev/tests/gpu_code/elf/*.so build/dev/tests/gpu_code/pe/*.dll "$out/gpu_code_corpus/" 2>/dev/null || true
+"$out/gpu_code_fuzz" -max_total_time="$seconds" -max_len=65536 -rss_limit_mb=512 -timeout=10 \
+  "$out/gpu_code_corpus"
