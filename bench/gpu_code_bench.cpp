@@ -206,20 +206,10 @@ bool find_section() {
 }  // namespace
 
 // Argument 1: the file's pages evicted before each run (cold page cache); 0: warm.
-BENCHMARK(BM_GpuvetGpuCode)
-    ->Arg(1)
-    ->Arg(0)
-    ->Unit(benchmark::kMillisecond)
-    ->UseRealTime()
-    ->Repetitions(5)
-    ->ReportAggregatesOnly(true);
-BENCHMARK(BM_ReadSectionWhole)
-    ->Arg(1)
-    ->Arg(0)
-    ->Unit(benchmark::kMillisecond)
-    ->UseRealTime()
-    ->Repetitions(5)
-    ->ReportAggregatesOnly(true);
+static void cold_and_warm(benchmark::internal::Benchmark* b, int repetitions) {
+  b->Arg(1)->Arg(0)->Unit(benchmark::kMillisecond)->UseRealTime()->Repetitions(repetitions);
+  b->ReportAggregatesOnly(true);
+}
 
 int main(int argc, char** argv) {
   std::vector<char*> rest;
@@ -240,15 +230,10 @@ int main(int argc, char** argv) {
   }
   if (std::system("command -v cuobjdump >/dev/null 2>&1") == 0) {
     g_cuobjdump = "cuobjdump";
-    benchmark::RegisterBenchmark("BM_Cuobjdump", BM_Cuobjdump)
-        ->Arg(1)
-        ->Arg(0)
-        ->Unit(benchmark::kMillisecond)
-        ->UseRealTime()
-        ->Iterations(1)
-        ->Repetitions(3)
-        ->ReportAggregatesOnly(true);
+    cold_and_warm(benchmark::RegisterBenchmark("BM_Cuobjdump", BM_Cuobjdump)->Iterations(1), 3);
   }
+  cold_and_warm(benchmark::RegisterBenchmark("BM_GpuvetGpuCode", BM_GpuvetGpuCode), 5);
+  cold_and_warm(benchmark::RegisterBenchmark("BM_ReadSectionWhole", BM_ReadSectionWhole), 5);
   SummaryReporter reporter;
   benchmark::RunSpecifiedBenchmarks(&reporter);
   benchmark::Shutdown();

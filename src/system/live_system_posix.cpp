@@ -203,8 +203,11 @@ class LivePosixSystem final : public System {
     return content;
   }
 
-  Result<ElfInfo> elf_info(const std::string& path) const override {
-    // O_NONBLOCK and the regular-file check for the same reasons as read_text.
+  // A reader of binary headers (ELF, fat binaries) over a regular file read at offsets; errors
+  // name the file. O_NONBLOCK and the regular-file check for the same reasons as read_text.
+  template <typename Answer>
+  static Result<Answer> read_binary(const std::string& path,
+                                    Result<Answer> (*reader)(const ByteSource&)) {
     const FileDescriptor fd(open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC));
     if (fd.get() < 0) return make_error(error_text(path));
     struct stat s {};
@@ -212,22 +215,17 @@ class LivePosixSystem final : public System {
       return make_error(fmt::format("{}: not a regular file", path));
     }
     const PreadByteSource source(fd.get(), static_cast<std::uint64_t>(s.st_size));
-    auto info = read_elf_dynamic(source);
-    if (!info) return make_error(fmt::format("{}: {}", path, info.error().message));
-    return info;
+    auto answer = reader(source);
+    if (!answer) return make_error(fmt::format("{}: {}", path, answer.error().message));
+    return answer;
+  }
+
+  Result<ElfInfo> elf_info(const std::string& path) const override {
+    return read_binary(path, read_elf_dynamic);
   }
 
   Result<GpuCode> gpu_code(const std::string& path) const override {
-    const FileDescriptor fd(open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC));
-    if (fd.get() < 0) return make_error(error_text(path));
-    struct stat s {};
-    if (fstat(fd.get(), &s) != 0 || !S_ISREG(s.st_mode)) {
-      return make_error(fmt::format("{}: not a regular file", path));
-    }
-    const PreadByteSource source(fd.get(), static_cast<std::uint64_t>(s.st_size));
-    auto code = read_gpu_code(source);
-    if (!code) return make_error(fmt::format("{}: {}", path, code.error().message));
-    return code;
+    return read_binary(path, read_gpu_code);
   }
 
   Result<PeVersion> pe_version(const std::string& path) const override {

@@ -247,28 +247,32 @@ std::optional<std::vector<DirEntry>> ask_list_dir(const System& system, const st
   return entries;
 }
 
+namespace {
+
+// A reader of binary headers (ELF, fat binaries) over a regular file read at offsets; errors name
+// the file.
+template <typename Answer>
+Result<Answer> read_binary(const std::string& path, Result<Answer> (*reader)(const ByteSource&)) {
+  auto file = open_regular(path);
+  if (!file) return file.error();
+  LARGE_INTEGER size{};
+  if (!GetFileSizeEx(file->get(), &size)) return make_error(last_error(path));
+  const HandleByteSource source(file->get(), static_cast<std::uint64_t>(size.QuadPart));
+  auto answer = reader(source);
+  if (!answer) return make_error(fmt::format("{}: {}", path, answer.error().message));
+  return answer;
+}
+
+}  // namespace
+
 // ELF files on a Windows machine are rare (WSL distributions, copied Linux wheels), but the
 // reader is the same as on Linux.
 Result<ElfInfo> read_elf_info(const std::string& path) {
-  auto file = open_regular(path);
-  if (!file) return file.error();
-  LARGE_INTEGER size{};
-  if (!GetFileSizeEx(file->get(), &size)) return make_error(last_error(path));
-  const HandleByteSource source(file->get(), static_cast<std::uint64_t>(size.QuadPart));
-  auto info = read_elf_dynamic(source);
-  if (!info) return make_error(fmt::format("{}: {}", path, info.error().message));
-  return info;
+  return read_binary(path, read_elf_dynamic);
 }
 
 Result<GpuCode> read_gpu_code_of(const std::string& path) {
-  auto file = open_regular(path);
-  if (!file) return file.error();
-  LARGE_INTEGER size{};
-  if (!GetFileSizeEx(file->get(), &size)) return make_error(last_error(path));
-  const HandleByteSource source(file->get(), static_cast<std::uint64_t>(size.QuadPart));
-  auto code = read_gpu_code(source);
-  if (!code) return make_error(fmt::format("{}: {}", path, code.error().message));
-  return code;
+  return read_binary(path, read_gpu_code);
 }
 
 // The fixed part of the version resource: the numbers Explorer shows, never the free-text
