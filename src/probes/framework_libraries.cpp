@@ -147,10 +147,8 @@ void FrameworkLibraries::resolve_windows_libraries(FrameworkFact& f,
     f.libraries.push_back(resolve_windows_dll(name, env.path));
 }
 
-// XLA's CUDA roots (tsl/platform/default/cuda_libdevice_path.cc, CandidateCudaRoots, and
-// XLA's GetLibdeviceDir): --xla_gpu_cuda_data_dir from XLA_FLAGS, the build's toolkit path
-// (/usr/local/cuda-X.Y for the official builds), /usr/local/cuda, then the pip wheel's
-// nvidia/cuda_nvcc beside the package; libdevice is <root>/nvvm/libdevice.
+// Every kernel library of the build that exists (Framework::linux_gpu_code, windows_gpu_code):
+// what its fat binaries hold, or why they could not be read.
 void FrameworkLibraries::read_gpu_code(FrameworkFact& f) const {
   const frameworks::Framework* framework = frameworks::of(f);
   if (!framework || f.gpu_build != true) return;
@@ -174,6 +172,10 @@ void FrameworkLibraries::read_gpu_code(FrameworkFact& f) const {
   }
 }
 
+// XLA's CUDA roots (tsl/platform/default/cuda_libdevice_path.cc, CandidateCudaRoots, and
+// XLA's GetLibdeviceDir): --xla_gpu_cuda_data_dir from XLA_FLAGS, the build's toolkit path
+// (/usr/local/cuda-X.Y for the official builds), /usr/local/cuda, then the pip wheel's
+// nvidia/cuda_nvcc beside the package; libdevice is <root>/nvvm/libdevice.
 void FrameworkLibraries::find_libdevice(FrameworkFact& f) const {
   const frameworks::Framework* framework = frameworks::of(f);
   if (windows_ || f.gpu_build != true || !framework ||

@@ -31,17 +31,18 @@ std::string list_or_none(const std::vector<std::string>& items, const kb::Messag
 std::string describe_build(const FrameworkFact& f, const kb::Messages& m) {
   std::string build = describe_cuda_build(f, m);
   std::vector<std::string> sass, ptx;
+  auto add = [](std::vector<std::string>& to, const std::vector<std::string>& from) {
+    for (const auto& a : from) {
+      if (std::find(to.begin(), to.end(), a) == to.end()) to.push_back(a);
+    }
+  };
   for (const auto& code : f.gpu_code) {
     if (code.error) {
       return m.text("report.framework.gpu_code_unreadable",
                     {{"build", build}, {"error", *code.error}});
     }
-    for (const auto& a : code.sass) {
-      if (std::find(sass.begin(), sass.end(), a) == sass.end()) sass.push_back(a);
-    }
-    for (const auto& a : code.ptx) {
-      if (std::find(ptx.begin(), ptx.end(), a) == ptx.end()) ptx.push_back(a);
-    }
+    add(sass, code.sass);
+    add(ptx, code.ptx);
   }
   if (f.gpu_code.empty()) return build;
   return m.text("report.framework.gpu_code",

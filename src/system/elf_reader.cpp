@@ -48,8 +48,8 @@ constexpr std::uint32_t kPtLoad = 1;
 constexpr std::uint32_t kPtDynamic = 2;
 constexpr std::uint32_t kShtDynamic = 6;
 constexpr std::uint32_t kShtNobits = 8;
-constexpr std::uint64_t kShnXindex =
-    0xffff;                                // e_shstrndx escape: the index is in section 0's sh_link
+// e_shstrndx escape: the index is in section 0's sh_link.
+constexpr std::uint64_t kShnXindex = 0xffff;
 constexpr std::uint32_t kPnXnum = 0xffff;  // e_phnum escape: the count is in section 0's sh_info
 
 constexpr std::int64_t kDtNull = 0;
@@ -62,10 +62,6 @@ constexpr std::int64_t kDtRunpath = 29;
 
 // Dynamic entries read per chunk: bounded memory whatever the table claims.
 constexpr std::size_t kDynamicChunk = 256;
-
-bool range_inside(std::uint64_t offset, std::uint64_t length, std::uint64_t size) {
-  return offset <= size && length <= size - offset;
-}
 
 // Integer decoding in the file's class and byte order.
 struct Format {

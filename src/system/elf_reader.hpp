@@ -15,6 +15,11 @@
 
 namespace gpuvet::sys {
 
+// Whether [offset, offset + length) lies within size bytes, without overflow.
+inline bool range_inside(std::uint64_t offset, std::uint64_t length, std::uint64_t size) {
+  return offset <= size && length <= size - offset;
+}
+
 // Reads byte ranges of a file; returns false when the range is outside the file or unreadable.
 class ByteSource {
  public:

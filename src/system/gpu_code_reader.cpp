@@ -6,7 +6,6 @@
 #include <array>
 #include <cstring>
 #include <exception>
-#include <limits>
 #include <set>
 #include <string>
 #include <utility>
@@ -30,6 +29,7 @@ constexpr std::uint64_t kFlagFamilySpecific = std::uint64_t{1} << 21;
 constexpr std::uint32_t kMinArch = 10;
 constexpr std::uint32_t kMaxArch = 999;
 
+constexpr unsigned char kElfMagic[4] = {0x7f, 'E', 'L', 'F'};
 constexpr const char* kElfSection = ".nv_fatbin";
 constexpr const char* kPeSection = ".nv_fatb";
 
@@ -49,10 +49,6 @@ std::uint64_t le(const unsigned char* p, std::size_t width) {
   for (std::size_t i = width; i > 0; --i)
     value = (value << 8) | p[i - 1];
   return value;
-}
-
-bool range_inside(std::uint64_t offset, std::uint64_t length, std::uint64_t size) {
-  return offset <= size && length <= size - offset;
 }
 
 // The small reads of headers go through one small window: a container header and the entry
@@ -212,8 +208,7 @@ std::string bounded_string(const char* p, std::size_t n) {
 // offset into the COFF string table (MinGW's linker keeps such names; MSVC's cuts them).
 Result<std::string> pe_section_name(const ByteSource& source, const unsigned char* field,
                                     std::uint64_t string_table) {
-  std::string name(reinterpret_cast<const char*>(field),
-                   strnlen(reinterpret_cast<const char*>(field), 8));
+  std::string name = bounded_string(reinterpret_cast<const char*>(field), 8);
   if (name.size() < 2 || name[0] != '/' || string_table == 0) return name;
   std::uint64_t offset = 0;
   for (char c : name.substr(1)) {
@@ -285,10 +280,7 @@ Result<GpuCode> read(const ByteSource& source) {
   if (source.size() < magic.size() || !source.read(0, magic.size(), magic.data())) {
     return make_error("not an ELF or PE file");
   }
-  const bool elf = std::memcmp(magic.data(),
-                               "\x7f"
-                               "ELF",
-                               4) == 0;
+  const bool elf = std::memcmp(magic.data(), kElfMagic, sizeof kElfMagic) == 0;
   const bool pe = magic[0] == 'M' && magic[1] == 'Z';
   if (!elf && !pe) return make_error("not an ELF or PE file");
   auto regions = elf ? elf_regions(source) : pe_regions(source);
