@@ -631,6 +631,13 @@ Result<bool> check_loaded_copy(const CheckContext& context, const PythonEnvFact&
         args));
   }
   finding->affects.push_back(env.path);
+  // A stray copy may be moved aside; an old copy the loader takes in its place may be, too, when
+  // a good one is behind it.
+  if (stray.stray || good_copy) {
+    finding->details["stray"] = *lib.resolved;
+    finding->details["name"] = lib.name;
+  }
+  if (good_copy) finding->details["good"] = *good_copy;
   findings.push_back(std::move(*finding));
   return true;
 }
@@ -664,6 +671,8 @@ Result<bool> check_windows_stray(const CheckContext& context, const PythonEnvFac
   finding->fix.push_back(context.text(
       stray.in_windows_folder ? "compat.stray.fix_windows_folder" : "compat.stray.fix", args));
   finding->affects.push_back(env.path);
+  finding->details["stray"] = *lib.resolved;
+  finding->details["name"] = lib.name;
   findings.push_back(std::move(*finding));
   return true;
 }

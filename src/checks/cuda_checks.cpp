@@ -69,6 +69,10 @@ Result<bool> check_order(const CheckContext& context, std::vector<Finding>& find
                                                {"version", *p.toolkit->version}}));
   }
   finding->fix.push_back(context.text("cuda.path_order.fix", args));
+  finding->details = {{"variable", variable},
+                      {"old_entry", first.entry},
+                      {"old_root", first.toolkit->root},
+                      {"new_entry", newer->entry}};
   findings.push_back(std::move(*finding));
   return true;
 }
@@ -110,6 +114,8 @@ Result<bool> check_shadowed_copies(const CheckContext& context, std::vector<Find
                         {"version", copy.version.value_or(context.text("report.unknown_value"))}}));
     }
     finding->fix.push_back(context.text("lib.shadowed_copy.fix", args));
+    finding->details = {
+        {"stray", *library.resolved}, {"name", library.name}, {"good", newest->path}};
     findings.push_back(std::move(*finding));
   }
   return true;

@@ -1,6 +1,7 @@
 #pragma once
 // A Finding: one root cause (an id from TAXONOMY.md), how bad it is, where in the fault tree it
 // lives, and the evidence and fix that back it.
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -37,6 +38,9 @@ struct Finding {
   // The machine-wide failure in a lower layer (no GPU, no driver ...) that explains this one:
   // fix that first, and this may disappear with it.
   std::optional<std::string> follows_from;
+  // What a repair acts on (gpuvet fix), by name: "variable", "old_entry" (a search-path entry to
+  // put back), "stray" (a library file to move aside). Not part of the report.
+  std::map<std::string, std::string> details;
 };
 
 nlohmann::ordered_json finding_to_json(const Finding& finding);

@@ -55,17 +55,6 @@ int run_check(const CheckOptions& options) {
   return report->summary.errors > 0 ? kExitFound : kExitOk;
 }
 
-std::string utc_now_iso8601() {
-  using namespace std::chrono;
-  const auto now = floor<seconds>(system_clock::now());
-  const auto day = floor<days>(now);
-  const year_month_day date{day};
-  const hh_mm_ss time{now - day};
-  return fmt::format("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}Z", static_cast<int>(date.year()),
-                     static_cast<unsigned>(date.month()), static_cast<unsigned>(date.day()),
-                     time.hours().count(), time.minutes().count(), time.seconds().count());
-}
-
 int run_snapshot(const std::string& output) {
   const auto live = sys::make_live_system(live_options());
   const sys::RecordingSystem recorder(*live);

@@ -1,5 +1,7 @@
 #include "cli/common.hpp"
 
+#include <chrono>
+
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
@@ -124,6 +126,17 @@ Result<std::unique_ptr<sys::System>> open_system(const std::string& snapshot,
   if (!loaded) return loaded.error();
   redact_users_of(loaded->env);
   return std::unique_ptr<sys::System>(std::make_unique<sys::ReplaySystem>(std::move(*loaded)));
+}
+
+std::string utc_now_iso8601() {
+  using namespace std::chrono;
+  const auto now = floor<seconds>(system_clock::now());
+  const auto day = floor<days>(now);
+  const year_month_day date{day};
+  const hh_mm_ss time{now - day};
+  return fmt::format("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}Z", static_cast<int>(date.year()),
+                     static_cast<unsigned>(date.month()), static_cast<unsigned>(date.day()),
+                     time.hours().count(), time.minutes().count(), time.seconds().count());
 }
 
 }  // namespace gpuvet::cli

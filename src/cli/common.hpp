@@ -72,4 +72,7 @@ sys::LiveOptions live_options(NativeChildren children = NativeChildren::one_sess
 Result<std::unique_ptr<sys::System>> open_system(
     const std::string& snapshot, NativeChildren children = NativeChildren::one_session);
 
+// Now, as "2026-12-02T16:05:12Z".
+std::string utc_now_iso8601();
+
 }  // namespace gpuvet::cli

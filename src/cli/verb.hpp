@@ -33,6 +33,8 @@ VerbRun declare_which(CLI::App& command);
 VerbRun declare_explain(CLI::App& command);
 VerbRun declare_plan(CLI::App& command);
 VerbRun declare_kb(CLI::App& command);
+VerbRun declare_fix(CLI::App& command);
+VerbRun declare_undo(CLI::App& command);
 VerbRun declare_native_query(CLI::App& command);
 
 }  // namespace gpuvet::cli

@@ -13,6 +13,8 @@ namespace gpuvet::platform {
 void write_stdout(std::string_view text);
 // True when standard output is an interactive terminal.
 bool stdout_is_terminal();
+// True when standard input is an interactive terminal: someone who can answer a question.
+bool stdin_is_terminal();
 // True when standard output is a terminal that shows ANSI colour sequences: not TERM=dumb; on
 // Windows a console whose virtual terminal processing could be switched on (conhost before
 // Windows 10 1511 cannot, and would print the escape bytes as text).

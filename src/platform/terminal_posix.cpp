@@ -17,6 +17,10 @@ bool stdout_is_terminal() {
   return isatty(fileno(stdout)) != 0;
 }
 
+bool stdin_is_terminal() {
+  return isatty(fileno(stdin)) != 0;
+}
+
 bool terminal_supports_colour() {
   const char* term = std::getenv("TERM");
   return stdout_is_terminal() && !(term && std::string_view(term) == "dumb");

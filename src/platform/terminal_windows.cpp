@@ -72,6 +72,13 @@ bool stdout_is_terminal() {
          GetConsoleMode(out, &mode);
 }
 
+bool stdin_is_terminal() {
+  const HANDLE in = GetStdHandle(STD_INPUT_HANDLE);
+  DWORD mode = 0;
+  return in && in != INVALID_HANDLE_VALUE && GetFileType(in) == FILE_TYPE_CHAR &&
+         GetConsoleMode(in, &mode);
+}
+
 bool terminal_supports_colour() {
   return stdout_is_terminal() && enable_virtual_terminal();
 }

@@ -17,10 +17,10 @@ namespace fs = std::filesystem;
 // Lower numbers are lower layers; a folder may include its own folder and lower layers only.
 const std::map<std::string, int>& layers() {
   static const std::map<std::string, int> order = {
-      {"core", 0},   {"platform", 1}, {"facts", 1},   {"python", 1},     {"kb", 2},
-      {"gpu", 2},    {"system", 3},   {"resolve", 4}, {"frameworks", 4}, {"probes", 5},
-      {"checks", 6}, {"explain", 7},  {"plan", 7},    {"bench", 7},      {"pipeline", 8},
-      {"report", 9}, {"cli", 10},
+      {"core", 0},     {"platform", 1}, {"facts", 1},   {"python", 1},     {"kb", 2},
+      {"gpu", 2},      {"system", 3},   {"resolve", 4}, {"frameworks", 4}, {"probes", 5},
+      {"checks", 6},   {"explain", 7},  {"plan", 7},    {"bench", 7},      {"fix", 7},
+      {"pipeline", 8}, {"report", 9},   {"cli", 10},
   };
   return order;
 }

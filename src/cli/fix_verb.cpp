@@ -1,0 +1,298 @@
+// `gpuvet fix` and `gpuvet undo`: the repairs of this machine's findings at their origin, dry run
+// first, applied through the journal, taken back byte for byte.
+#include <fmt/format.h>
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <iostream>
+#include <memory>
+#include <set>
+
+#include "cli/common.hpp"
+#include "cli/verb.hpp"
+#include "fix/apply.hpp"
+#include "fix/journal.hpp"
+#include "fix/planner.hpp"
+#include "fix/target_files.hpp"
+#include "pipeline/diagnose.hpp"
+#include "platform/terminal.hpp"
+#include "report/render_fix.hpp"
+#include "system/overlay_system.hpp"
+
+namespace gpuvet::cli {
+
+namespace {
+
+struct FixOptions {
+  CommonOptions common;
+  bool json = false;
+  std::vector<std::string> apply;
+  std::vector<std::string> only;
+  bool yes = false;
+};
+
+bool names(const fix::Fix& f, const std::string& id) {
+  return f.id == id || f.finding == id;
+}
+
+// --only: the plan cut down to what the ids name (a fix id or a finding id).
+void keep_only(fix::FixPlan& plan, const std::vector<std::string>& ids) {
+  if (ids.empty()) return;
+  const auto named = [&](const std::string& a, const std::string& b) {
+    return std::any_of(ids.begin(), ids.end(),
+                       [&](const std::string& id) { return id == a || id == b; });
+  };
+  std::erase_if(plan.fixes, [&](const fix::Fix& f) { return !named(f.id, f.finding); });
+  std::erase_if(plan.refused, [&](const fix::Refusal& r) { return !named(r.finding, r.finding); });
+  std::erase_if(plan.manual,
+                [&](const fix::ManualStep& m) { return !named(m.finding, m.finding); });
+}
+
+Result<std::vector<const fix::Fix*>> selected(const fix::FixPlan& plan,
+                                              const std::vector<std::string>& ids) {
+  std::vector<const fix::Fix*> out;
+  const bool all = std::find(ids.begin(), ids.end(), "all") != ids.end();
+  for (const auto& f : plan.fixes) {
+    const bool on_request = f.id == fix::kAllowGrowthFix;
+    const bool asked =
+        std::any_of(ids.begin(), ids.end(), [&](const std::string& id) { return names(f, id); });
+    if (asked || (all && !on_request)) out.push_back(&f);
+  }
+  for (const auto& id : ids) {
+    if (id == "all") continue;
+    const bool known = std::any_of(plan.fixes.begin(), plan.fixes.end(),
+                                   [&](const fix::Fix& f) { return names(f, id); });
+    if (!known)
+      return Error{fmt::format("no fix named {} on this machine (gpuvet fix lists them)", id)};
+  }
+  return out;
+}
+
+// Two fixes that would set one line, or one registry value, to different things.
+std::optional<std::string> conflict(const std::vector<const fix::Fix*>& fixes) {
+  std::map<std::string, std::pair<std::string, std::string>> seen;  // target -> (after, fix)
+  for (const fix::Fix* f : fixes) {
+    for (const auto& a : f->actions) {
+      const std::string key = a.target + "|" + a.value_name + "|" +
+                              (a.line ? std::to_string(*a.line) : std::string("whole"));
+      const auto it = seen.find(key);
+      if (it != seen.end() && (it->second.first != a.after || it->second.second != f->id)) {
+        return fmt::format("{} and {} both change {}; apply them one at a time", it->second.second,
+                           f->id, a.target);
+      }
+      seen[key] = {a.after, f->id};
+    }
+  }
+  return std::nullopt;
+}
+
+bool confirmed(const Context& context) {
+  print(context.messages.text("fix.text.confirm"));
+  std::string answer;
+  if (!std::getline(std::cin, answer)) return false;
+  return answer == "yes";
+}
+
+std::map<std::string, std::string> process_environment(const sys::System& system) {
+  return system.environment();
+}
+
+// What `check` says in a new shell: the variables the applied fixes stopped setting are gone.
+void report_recheck(const sys::System& live, const pipeline::Report& before,
+                    const std::vector<const fix::Fix*>& applied, const Context& context) {
+  auto env = process_environment(live);
+  for (const fix::Fix* f : applied) {
+    for (const auto& name : f->unsets)
+      env.erase(name);
+  }
+  const sys::EnvOverlaySystem fresh(live, env, live.host().cwd);
+  auto after = pipeline::diagnose(fresh, context.kb, context.messages);
+  if (!after) return;
+  std::set<std::string> still;
+  for (const auto& f : after->findings) {
+    if (f.severity >= Severity::warning) still.insert(f.id + "|" + f.title);
+  }
+  std::vector<std::string> gone;
+  for (const auto& f : before.findings) {
+    if (f.severity >= Severity::warning && !still.count(f.id + "|" + f.title)) gone.push_back(f.id);
+  }
+  print(context.messages.text(
+            "fix.text.recheck",
+            {{"gone", gone.empty() ? "-" : fmt::format("{}", fmt::join(gone, ", "))},
+             {"errors", std::to_string(after->summary.errors)},
+             {"warnings", std::to_string(after->summary.warnings)}}) +
+        "\n");
+}
+
+int run_fix(const FixOptions& options) {
+  auto context = open_context(options.common);
+  if (!context) return fail(context.error().message);
+  auto system = open_system("");
+  if (!system) return fail(system.error().message);
+  auto report = pipeline::diagnose(**system, context->kb, context->messages);
+  if (!report) return fail(report.error().message);
+  fix::PlanRequest request{utc_now_iso8601(), {}};
+  for (const auto* ids : {&options.apply, &options.only}) {
+    for (const auto& id : *ids) {
+      if (id == fix::kAllowGrowthFix) request.requested.push_back(id);
+    }
+  }
+  auto plan = fix::plan_fixes(report->facts, report->findings, **system, fix::live_registry(),
+                              context->kb, context->messages, request);
+  if (!plan) return fail(plan.error().message);
+  keep_only(*plan, options.only);
+  if (options.apply.empty()) {
+    print(options.json ? report::render_fix_json(*plan)
+                       : report::render_fix_text(*plan, context->messages, context->color));
+    return plan->fixes.empty() ? kExitOk : kExitFound;
+  }
+  auto chosen = selected(*plan, options.apply);
+  if (!chosen) return fail(chosen.error().message);
+  if (chosen->empty()) {
+    print(context->messages.text("fix.text.none") + "\n");
+    return kExitOk;
+  }
+  if (auto clash = conflict(*chosen)) return fail(*clash);
+  for (const fix::Fix* f : *chosen) {
+    if (f->needs_admin && !fix::running_as_admin()) {
+      return fail(
+          fmt::format("{} needs administrator rights: run gpuvet as root (or an elevated "
+                      "terminal on Windows), or apply the other fixes by id",
+                      f->id));
+    }
+  }
+  if (!options.yes) {
+    if (!platform::stdin_is_terminal()) {
+      return fail(
+          "refusing to apply without --yes: standard input is not a terminal to confirm on");
+    }
+    fix::FixPlan shown = *plan;
+    std::erase_if(shown.fixes, [&](const fix::Fix& f) {
+      return std::none_of(chosen->begin(), chosen->end(),
+                          [&](const fix::Fix* c) { return c->id == f.id; });
+    });
+    shown.refused.clear();
+    shown.manual.clear();
+    print(report::render_fix_text(shown, context->messages, context->color));
+    if (!confirmed(*context)) {
+      print(context->messages.text("fix.text.cancelled") + "\n");
+      return kExitOk;
+    }
+  }
+  const bool windows = report->facts.os.family == "windows";
+  const auto journal = fix::journal_directory((*system)->environment(), windows);
+  if (!journal)
+    return fail("cannot find the journal's folder: neither HOME nor XDG_STATE_HOME is set");
+  auto entry = fix::apply_fixes(*chosen, *journal, plan->stamp, pipeline::tool_name());
+  if (!entry) {
+    print(context->messages.text("fix.text.apply_failed", {{"error", entry.error().message}}) +
+          "\n");
+    return kExitFound;
+  }
+  print(context->messages.text(
+            "fix.text.applied",
+            {{"count", std::to_string(chosen->size())}, {"entry", *entry}, {"journal", *journal}}) +
+        "\n");
+  report_recheck(**system, *report, *chosen, *context);
+  return kExitOk;
+}
+
+struct UndoOptions {
+  CommonOptions common;
+  bool last = false;
+  bool list = false;
+  bool force = false;
+  std::string entry;
+};
+
+int list_journal(const std::string& journal, const Context& context) {
+  auto entries = fix::list_entries(journal);
+  if (!entries) return fail(entries.error().message);
+  if (entries->empty()) {
+    print(context.messages.text("undo.text.empty", {{"journal", journal}}) + "\n");
+    return kExitOk;
+  }
+  std::string out;
+  bool unreadable = false;
+  for (const auto& item : *entries) {
+    if (!item.entry) {
+      unreadable = true;
+      out += fmt::format("{}  {}\n", item.id, item.entry.error().message);
+      continue;
+    }
+    const auto& e = *item.entry;
+    const std::string state = e.undone
+                                  ? context.messages.text("undo.text.undone", {{"when", *e.undone}})
+                                  : context.messages.text("undo.text.applied");
+    out += fmt::format("{}  {}  {}  {}\n", e.id, e.created, state, fmt::join(e.fixes, ", "));
+  }
+  print(out);
+  return unreadable ? kExitUsage : kExitOk;
+}
+
+int run_undo(const UndoOptions& options) {
+  auto context = open_context(options.common);
+  if (!context) return fail(context.error().message);
+  const auto live = sys::make_live_system({});
+  const bool windows = live->host().os == "windows";
+  const auto journal = fix::journal_directory(live->environment(), windows);
+  if (!journal)
+    return fail("cannot find the journal's folder: neither HOME nor XDG_STATE_HOME is set");
+  if (options.list) return list_journal(*journal, *context);
+  std::string id = options.entry;
+  if (id.empty()) {
+    auto last = fix::last_undoable_entry(*journal);
+    if (!last) return fail(last.error().message);
+    id = *last;
+  } else if (id.find('/') != std::string::npos || id.find('\\') != std::string::npos ||
+             id == "..") {
+    return fail(fmt::format("{} is not a journal entry id (gpuvet undo --list shows them)", id));
+  }
+  auto entry = fix::read_entry(*journal, id);
+  if (!entry) return fail(entry.error().message);
+  auto outcome = fix::undo_entry(*journal, id, options.force, utc_now_iso8601());
+  if (!outcome) {
+    print(context->messages.text("undo.text.refused", {{"error", outcome.error().message}}) + "\n");
+    return kExitFound;
+  }
+  std::string out = context->messages.text("undo.text.done", {{"entry", id}}) + "\n";
+  for (const auto& target : outcome->restored)
+    out += "  " + target + "\n";
+  for (const auto& kept : outcome->kept_aside)
+    out += "  " + context->messages.text("undo.text.kept", {{"what", kept}}) + "\n";
+  print(out);
+  return kExitOk;
+}
+
+}  // namespace
+
+VerbRun declare_fix(CLI::App& command) {
+  auto options = std::make_shared<FixOptions>();
+  command.add_flag("--json", options->json, "The plan as gpuvet.fix/1 JSON");
+  command
+      .add_option("--apply", options->apply,
+                  "Apply these fixes (ids, finding ids, or all); asks on a terminal unless --yes")
+      ->type_name("ID...");
+  command.add_option("--only", options->only, "Show only the fixes of these ids or findings")
+      ->type_name("ID...");
+  command.add_flag("--yes", options->yes, "Apply without asking");
+  add_common_options(command, options->common);
+  return [options] { return run_fix(*options); };
+}
+
+VerbRun declare_undo(CLI::App& command) {
+  auto options = std::make_shared<UndoOptions>();
+  auto* last = command.add_flag("--last", options->last,
+                                "Undo the newest entry not undone yet (the default)");
+  command.add_flag("--list", options->list, "List the journal's entries");
+  command.add_flag(
+      "--force", options->force,
+      "Undo even where a target changed since; the current file is kept in the journal");
+  auto* entry =
+      command.add_option("entry", options->entry, "The journal entry to undo")->type_name("ENTRY");
+  last->excludes(entry);
+  add_common_options(command, options->common);
+  return [options] { return run_undo(*options); };
+}
+
+}  // namespace gpuvet::cli

@@ -1,0 +1,388 @@
+#include "fix/planner.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "core/paths.hpp"
+#include "core/text.hpp"
+#include "fix/origins.hpp"
+#include "fix/owners.hpp"
+#include "fix/target_files.hpp"
+#include "system/real_path.hpp"
+
+namespace gpuvet::fix {
+
+namespace {
+
+class Planner {
+ public:
+  Planner(const Facts& facts, const std::vector<Finding>& findings, const sys::System& system,
+          const RegistryReader& registry, const kb::Kb& kb, const kb::Messages& messages,
+          const PlanRequest& request)
+      : facts_(facts),
+        findings_(findings),
+        system_(system),
+        registry_(registry),
+        kb_(kb),
+        messages_(messages),
+        request_(request),
+        windows_(facts.os.family == "windows") {
+    plan_.stamp = request.stamp;
+    scripts_ = startup_scripts(system, facts);
+  }
+
+  Result<FixPlan> run() {
+    for (const auto& finding : findings_) {
+      if (finding.severity < Severity::warning) continue;
+      auto planned = plan_for(finding);
+      if (!planned) return planned.error();
+      if (!*planned) {
+        plan_.manual.push_back({finding.id, finding.title, finding.fix});
+      }
+    }
+    for (const auto& id : request_.requested) {
+      if (id == kAllowGrowthFix) allow_growth();
+    }
+    return plan_;
+  }
+
+ private:
+  // True when the finding has an automatic fix (made, or refused with a reason).
+  Result<bool> plan_for(const Finding& finding) {
+    if (finding.id == "gpu.not_visible" && system_.env("CUDA_VISIBLE_DEVICES")) {
+      env_origin("CUDA_VISIBLE_DEVICES", finding.id);
+      return true;
+    }
+    if (finding.id == "env.log_level_hides_errors") {
+      env_origin("TF_CPP_MIN_LOG_LEVEL", finding.id);
+      return true;
+    }
+    if (finding.id == "cuda.path_order" && finding.details.count("old_entry")) {
+      path_order(finding);
+      return true;
+    }
+    if (finding.details.count("stray")) return stray_copy(finding);
+    return false;
+  }
+
+  std::string text(std::string_view key, const kb::MessageArgs& args = {}) const {
+    return messages_.text(key, args);
+  }
+
+  bool needs_admin(const std::string& target) const {
+    return !running_as_admin() && !may_write_beside(target);
+  }
+
+  void refuse(const std::string& finding, const std::string& target, std::string reason) {
+    plan_.refused.push_back({finding, target, std::move(reason)});
+  }
+
+  Action comment_out(const Origin& origin) const {
+    Action a;
+    a.kind = ActionKind::edit_line;
+    a.target = origin.script->target;
+    a.line = origin.line;
+    a.before = origin.text;
+    a.after = commented_out(origin.text, origin.script->kind, fix_marker(plan_.stamp));
+    return a;
+  }
+
+  std::string where(const Origin& o) const { return fmt::format("{}:{}", o.script->path, o.line); }
+
+  // The lines that set the variable to the value this process sees are commented out where they
+  // are; on Windows the saved variable is removed.
+  void env_origin(const std::string& name, const std::string& finding) {
+    const std::string value = system_.env(name).value_or("");
+    Fix fix{"env.origin." + name,
+            finding,
+            text("fix.env_origin.summary", {{"name", name}}),
+            false,
+            {},
+            {name}};
+    std::vector<std::string> elsewhere;
+    for (const auto& origin : origins_of(scripts_, name)) {
+      if (origin.assignment.value != value) {
+        elsewhere.push_back(
+            fmt::format("{} ({}={})", where(origin), name, origin.assignment.value));
+        continue;
+      }
+      if (!origin.assignment.sole) {
+        refuse(finding, where(origin), text("fix.refused.not_sole", {{"name", name}}));
+        continue;
+      }
+      fix.actions.push_back(comment_out(origin));
+      fix.needs_admin = fix.needs_admin || needs_admin(origin.script->target);
+    }
+    if (windows_) saved_variable_removal(name, fix);
+    if (!fix.actions.empty()) {
+      plan_.fixes.push_back(std::move(fix));
+      return;
+    }
+    const bool refused_here = std::any_of(plan_.refused.begin(), plan_.refused.end(),
+                                          [&](const Refusal& r) { return r.finding == finding; });
+    if (refused_here) return;
+    refuse(finding, name,
+           elsewhere.empty()
+               ? text("fix.refused.no_origin", {{"name", name}, {"value", value}})
+               : text("fix.refused.other_value",
+                      {{"name", name}, {"value", value}, {"lines", text::join(elsewhere, ", ")}}));
+  }
+
+  void saved_variable_removal(const std::string& name, Fix& fix) {
+    for (const auto& saved : saved_environments()) {
+      auto value = registry_.read(saved.key, name);
+      if (!value || !*value) continue;
+      Action a;
+      a.kind = ActionKind::set_env_persistent;
+      a.target = saved.key;
+      a.value_name = name;
+      a.before = (*value)->data;
+      a.after = "";
+      a.old_value = *value;
+      fix.actions.push_back(std::move(a));
+      fix.needs_admin = fix.needs_admin || (saved.machine && !running_as_admin());
+    }
+  }
+
+  // Linux: the start-up line that puts the older toolkit first is commented out, when it only
+  // adds that toolkit. (Windows' saved Path is reordered in place.)
+  void path_order(const Finding& finding) {
+    const std::string& variable = finding.details.at("variable");
+    const std::string& old_entry = finding.details.at("old_entry");
+    const std::string& new_entry = finding.details.at("new_entry");
+    if (windows_) {
+      saved_path_order(finding, old_entry, new_entry);
+      return;
+    }
+    Fix fix{"path.order." + variable,
+            finding.id,
+            text("fix.path_order.summary", {{"variable", variable}, {"old_entry", old_entry}}),
+            false,
+            {},
+            {}};
+    for (const auto& origin : origins_of(scripts_, variable)) {
+      const auto parts = text::split(origin.assignment.value, ':');
+      const auto has = [&](const std::string& entry) {
+        return std::any_of(parts.begin(), parts.end(), [&](const std::string& p) {
+          return paths::normalize(p) == paths::normalize(entry);
+        });
+      };
+      if (!has(old_entry)) continue;
+      if (has(new_entry) || !origin.assignment.sole) {
+        refuse(finding.id, where(origin), text("fix.refused.mixed_path", {{"variable", variable}}));
+        continue;
+      }
+      fix.actions.push_back(comment_out(origin));
+      fix.needs_admin = fix.needs_admin || needs_admin(origin.script->target);
+    }
+    if (!fix.actions.empty()) {
+      plan_.fixes.push_back(std::move(fix));
+    } else {
+      refuse(
+          finding.id, variable,
+          text("fix.refused.no_path_origin", {{"variable", variable}, {"old_entry", old_entry}}));
+    }
+  }
+
+  // Windows: within one saved Path (the user's or the machine's), the newer toolkit's entry is
+  // moved before the older one's; each entry keeps its spelling (%CUDA_PATH_V10_1%\bin stays so)
+  // and the value its type.
+  void saved_path_order(const Finding& finding, const std::string& old_entry,
+                        const std::string& new_entry) {
+    for (const auto& saved : saved_environments()) {
+      auto value = registry_.read(saved.key, "Path");
+      if (!value || !*value) continue;
+      std::vector<std::string> parts = text::split((*value)->data, ';');
+      const auto position = [&](const std::string& entry) -> std::optional<size_t> {
+        for (size_t i = 0; i < parts.size(); ++i) {
+          if (paths::comparison_key(expand(parts[i]), true) == paths::comparison_key(entry, true)) {
+            return i;
+          }
+        }
+        return std::nullopt;
+      };
+      const auto old_at = position(old_entry);
+      const auto new_at = position(new_entry);
+      if (!old_at || !new_at || *new_at < *old_at) continue;
+      const std::string moved = parts[*new_at];
+      parts.erase(parts.begin() + static_cast<std::ptrdiff_t>(*new_at));
+      parts.insert(parts.begin() + static_cast<std::ptrdiff_t>(*old_at), moved);
+      Action a;
+      a.kind = ActionKind::set_registry;
+      a.target = saved.key;
+      a.value_name = "Path";
+      a.before = (*value)->data;
+      a.old_value = *value;
+      a.new_value = RegistryData{(*value)->type, text::join(parts, ";")};
+      a.after = a.new_value->data;
+      plan_.fixes.push_back({"path.order.Path",
+                             finding.id,
+                             text("fix.path_order.windows_summary",
+                                  {{"new_entry", new_entry}, {"old_entry", old_entry}}),
+                             saved.machine && !running_as_admin(),
+                             {std::move(a)},
+                             {}});
+      return;
+    }
+    refuse(finding.id, "Path",
+           text("fix.refused.path_split", {{"old_entry", old_entry}, {"new_entry", new_entry}}));
+  }
+
+  // %NAME% expanded from this process's environment, as Windows expands REG_EXPAND_SZ.
+  std::string expand(const std::string& raw) const {
+    std::string out;
+    size_t i = 0;
+    while (i < raw.size()) {
+      const size_t open = raw.find('%', i);
+      const size_t close = open == std::string::npos ? open : raw.find('%', open + 1);
+      if (close == std::string::npos) {
+        out += raw.substr(i);
+        break;
+      }
+      out += raw.substr(i, open - i);
+      const auto value = system_.env(raw.substr(open + 1, close - open - 1));
+      out += value ? *value : raw.substr(open, close - open + 1);
+      i = close + 1;
+    }
+    return out;
+  }
+
+  // A stray copy that the loader takes instead of the right one moves to the journal's
+  // quarantine, unless someone owns it: the name the loader opens (libcudnn.so.8, a link) and
+  // the file it leads to when that lies beside it.
+  Result<bool> stray_copy(const Finding& finding) {
+    const std::string& path = finding.details.at("stray");
+    const auto named = finding.details.find("name");
+    const std::string name =
+        named != finding.details.end() ? named->second : path.substr(path.find_last_of('/') + 1);
+    std::vector<std::string> targets;
+    const std::string link = paths::join(paths::parent(path), name);
+    if (link != path && system_.file_info(link) && system_.file_info(link)->link_target) {
+      targets.push_back(link);
+    }
+    targets.push_back(path);
+    for (const auto& fix : plan_.fixes) {
+      for (const auto& a : fix.actions) {
+        if (a.target == path) return true;  // one copy, several findings: one move
+      }
+    }
+    if (windows_ && in_windows_folder(path) && !movable_from_windows_folder(name)) {
+      refuse(finding.id, path, text("fix.refused.windows_folder", {{"path", path}}));
+      return true;
+    }
+    for (const auto& target : targets) {
+      auto owner = owner_of(system_, facts_, kb_, target);
+      if (!owner) return owner.error();
+      if (*owner) {
+        const kb::MessageArgs args = {
+            {"path", target}, {"owner", (*owner)->who}, {"package", (*owner)->package}};
+        refuse(finding.id, target,
+               text("fix.refused.owned", args) + "; " + text((*owner)->instead_key, args));
+        return true;
+      }
+    }
+    Fix fix{"lib.move." + name,
+            finding.id,
+            text("fix.stray.summary", {{"path", targets.front()}}),
+            false,
+            {},
+            {}};
+    for (const auto& target : targets) {
+      Action a;
+      a.kind = ActionKind::move_file;
+      a.target = target;
+      a.before = target;
+      a.after = text("fix.stray.quarantine");
+      fix.actions.push_back(std::move(a));
+      fix.needs_admin = fix.needs_admin || needs_admin(target);
+    }
+    plan_.fixes.push_back(std::move(fix));
+    return true;
+  }
+
+  bool in_windows_folder(const std::string& path) const {
+    const std::string root =
+        paths::comparison_key(system_.env("SystemRoot").value_or("C:/Windows"), true) + "/";
+    return paths::comparison_key(path, true).starts_with(root);
+  }
+
+  // TF_FORCE_GPU_ALLOW_GROWTH=true for new shells: TensorFlow then takes GPU memory as it needs
+  // it instead of all at once, the usual way out of cudnn.init_failed_oom.
+  void allow_growth() {
+    const std::string name = "TF_FORCE_GPU_ALLOW_GROWTH";
+    Fix fix{
+        kAllowGrowthFix, "cudnn.init_failed_oom", text("fix.allow_growth.summary"), false, {}, {}};
+    if (windows_) {
+      auto value = registry_.read("HKCU/Environment", name);
+      if (!value) return;
+      Action a;
+      a.kind = ActionKind::set_env_persistent;
+      a.target = "HKCU/Environment";
+      a.value_name = name;
+      a.old_value = *value;
+      a.new_value = RegistryData{"REG_SZ", "true"};
+      a.before = *value ? (*value)->data : "";
+      a.after = "true";
+      fix.actions.push_back(std::move(a));
+    } else {
+      const auto named = own_startup_file(system_);
+      if (!named) return;
+      const auto file = std::optional<std::string>(sys::real_path(system_, *named));
+      for (const auto& origin : origins_of(scripts_, name)) {
+        if (origin.assignment.value == "true") return;  // already set where the shell reads it
+      }
+      auto now = read_target(*file, size_t{16} << 20);
+      std::optional<std::string> old_bytes;
+      if (now) old_bytes = *now;
+      std::string bytes = old_bytes.value_or("");
+      if (!bytes.empty() && bytes.back() != '\n') bytes += "\n";
+      const std::string line =
+          assignment_line(name, "true", script_kind_of(*file)) + "  # " + fix_marker(plan_.stamp);
+      Action a;
+      a.kind = ActionKind::write_file;
+      a.target = *file;
+      a.before = "";
+      a.after = line;
+      a.old_bytes = old_bytes;
+      a.new_bytes = bytes + line + "\n";
+      fix.needs_admin = needs_admin(*file);
+      fix.actions.push_back(std::move(a));
+    }
+    plan_.fixes.push_back(std::move(fix));
+  }
+
+  const Facts& facts_;
+  const std::vector<Finding>& findings_;
+  const sys::System& system_;
+  const RegistryReader& registry_;
+  const kb::Kb& kb_;
+  const kb::Messages& messages_;
+  const PlanRequest& request_;
+  const bool windows_;
+  std::vector<Script> scripts_;
+  FixPlan plan_;
+};
+
+}  // namespace
+
+const RegistryReader& live_registry() {
+  class Live final : public RegistryReader {
+   public:
+    Result<std::optional<RegistryData>> read(const std::string& key,
+                                             const std::string& name) const override {
+      return read_registry_text(key, name);
+    }
+  };
+  static const Live live;
+  return live;
+}
+
+Result<FixPlan> plan_fixes(const Facts& facts, const std::vector<Finding>& findings,
+                           const sys::System& system, const RegistryReader& registry,
+                           const kb::Kb& kb, const kb::Messages& messages,
+                           const PlanRequest& request) {
+  return Planner(facts, findings, system, registry, kb, messages, request).run();
+}
+
+}  // namespace gpuvet::fix

@@ -1,0 +1,240 @@
+// gpuvet fix and undo on this machine's real files, through the real binary where a user would
+// see it: start-up scripts in a temporary home, a new `bash -i` as the judge of what a shell gets.
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "cli_support.hpp"
+#include "core/text.hpp"
+#include "fix/origins.hpp"
+#include "fix/planner.hpp"
+#include "fix/target_files.hpp"
+#include "pipeline/diagnose.hpp"
+#include "system/overlay_system.hpp"
+#include "system/replay_system.hpp"
+#include "test_support.hpp"
+
+namespace gpuvet::fix {
+namespace {
+
+using testing::Outcome;
+using testing::run_command;
+using testing::run_gpuvet;
+using testing::TempDir;
+
+std::string read(const std::string& path) {
+  return paths::read_file(path, 1 << 20).value();
+}
+
+std::uint32_t mode_of(const std::string& path) {
+  struct stat st {};
+  EXPECT_EQ(::stat(path.c_str(), &st), 0) << path;
+  return st.st_mode & 07777;
+}
+
+const std::string kBashrc =
+    "# ~/.bashrc\nalias ll='ls -l'\nexport CUDA_VISIBLE_DEVICES=-1\nif [ -d ~/bin ]; then\n"
+    "    export TF_CPP_MIN_LOG_LEVEL=3\nfi\nexport PATH=\"$HOME/bin:$PATH\"\n";
+
+class FixCli : public ::testing::Test {
+ protected:
+  TempDir dir;
+  std::string home = dir.path() + "/home";
+  std::string rc = dir.file("home/.bashrc", kBashrc);
+  std::string env(const std::string& extra = "") const {
+    return "HOME=" + home + " CUDA_VISIBLE_DEVICES=-1 TF_CPP_MIN_LOG_LEVEL=3 " + extra;
+  }
+  // What a new interactive bash started with this home has of a variable.
+  std::string new_shell_value(const std::string& name) const {
+    const auto out = run_command("env -i PATH=/usr/bin:/bin HOME=" + home +
+                                 " bash -i -c 'echo \"${" + name + "-unset}\"' 2>/dev/null");
+    return std::string(text::trim(out.output));
+  }
+};
+
+TEST_F(FixCli, DryRunShowsTheLinesAndChangesNothing) {
+  const Outcome run = run_gpuvet("fix", env());
+  EXPECT_EQ(run.status, 1) << run.err;
+  EXPECT_NE(run.out.find("env.origin.CUDA_VISIBLE_DEVICES"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find(rc + ":3"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("- export CUDA_VISIBLE_DEVICES=-1"), std::string::npos);
+  EXPECT_EQ(read(rc), kBashrc);
+
+  const Outcome json = run_gpuvet("fix --json", env());
+  EXPECT_EQ(json.status, 1);
+  const auto doc = nlohmann::json::parse(json.out);
+  EXPECT_EQ(doc["schema"], "gpuvet.fix/1");
+  bool found = false;
+  for (const auto& f : doc["fixes"]) {
+    if (f["id"] != "env.origin.TF_CPP_MIN_LOG_LEVEL") continue;
+    found = true;
+    EXPECT_EQ(f["finding"], "env.log_level_hides_errors");
+    ASSERT_EQ(f["actions"].size(), 1u);
+    const auto& a = f["actions"][0];
+    EXPECT_EQ(a["kind"], "edit_line");
+    EXPECT_EQ(a["target"], rc);
+    EXPECT_EQ(a["before"], "    export TF_CPP_MIN_LOG_LEVEL=3");
+    // Inside an if: the no-op ':' keeps the block non-empty for the shell.
+    EXPECT_TRUE(a["after"].get<std::string>().starts_with("    : # export TF_CPP_MIN_LOG_LEVEL=3"));
+  }
+  EXPECT_TRUE(found) << json.out;
+}
+
+TEST_F(FixCli, ApplyReachesANewShellAndUndoGivesBackEveryByte) {
+  ::chmod(rc.c_str(), 0600);
+  ASSERT_EQ(new_shell_value("CUDA_VISIBLE_DEVICES"), "-1");
+  const Outcome applied = run_gpuvet("fix --apply all --yes", env());
+  ASSERT_EQ(applied.status, 0) << applied.out << applied.err;
+  EXPECT_NE(applied.out.find("gone: gpu.not_visible, env.log_level_hides_errors"),
+            std::string::npos)
+      << applied.out;
+  EXPECT_EQ(new_shell_value("CUDA_VISIBLE_DEVICES"), "unset");
+  std::filesystem::create_directories(home + "/bin");  // the if now runs its body: still valid
+  EXPECT_EQ(new_shell_value("TF_CPP_MIN_LOG_LEVEL"), "unset");
+  const std::string edited = read(rc);
+  EXPECT_NE(edited.find("alias ll='ls -l'\n"), std::string::npos);
+  EXPECT_NE(edited.find("export PATH=\"$HOME/bin:$PATH\"\n"), std::string::npos);
+  EXPECT_EQ(mode_of(rc), 0600u);
+
+  const Outcome listed = run_gpuvet("undo --list", "HOME=" + home);
+  EXPECT_EQ(listed.status, 0) << listed.err;
+  EXPECT_NE(listed.out.find("applied"), std::string::npos);
+
+  const Outcome undone = run_gpuvet("undo --last", "HOME=" + home);
+  ASSERT_EQ(undone.status, 0) << undone.out << undone.err;
+  EXPECT_EQ(read(rc), kBashrc);
+  EXPECT_EQ(mode_of(rc), 0600u);
+  EXPECT_EQ(new_shell_value("CUDA_VISIBLE_DEVICES"), "-1");
+
+  const Outcome again = run_gpuvet("undo --last", "HOME=" + home);
+  EXPECT_EQ(again.status, 2);
+  EXPECT_EQ(testing::line_count(again.err), 1u) << again.err;
+}
+
+TEST_F(FixCli, ApplyingAsksOnATerminalAndRefusesWithoutOne) {
+  const Outcome run = run_gpuvet("fix --apply all", env());
+  EXPECT_EQ(run.status, 2);
+  EXPECT_NE(run.err.find("--yes"), std::string::npos) << run.err;
+  EXPECT_EQ(testing::line_count(run.err), 1u);
+  EXPECT_EQ(read(rc), kBashrc);
+  const Outcome unknown = run_gpuvet("fix --apply no.such.fix --yes", env());
+  EXPECT_EQ(unknown.status, 2);
+  EXPECT_NE(unknown.err.find("no fix named no.such.fix"), std::string::npos);
+  EXPECT_EQ(read(rc), kBashrc);
+}
+
+TEST_F(FixCli, OnlyOneFixById) {
+  const Outcome applied = run_gpuvet("fix --apply env.origin.TF_CPP_MIN_LOG_LEVEL --yes", env());
+  ASSERT_EQ(applied.status, 0) << applied.err;
+  EXPECT_NE(read(rc).find("\nexport CUDA_VISIBLE_DEVICES=-1\n"), std::string::npos);
+  EXPECT_EQ(read(rc).find("\n    export TF_CPP_MIN_LOG_LEVEL=3\n"), std::string::npos);
+}
+
+TEST_F(FixCli, ADotfileLinkIsEditedWhereItLives) {
+  std::filesystem::remove(rc);
+  const std::string real = dir.file("dotfiles/bashrc", kBashrc);
+  std::filesystem::create_symlink(real, rc);
+  const Outcome applied = run_gpuvet("fix --apply env.origin.CUDA_VISIBLE_DEVICES --yes", env());
+  ASSERT_EQ(applied.status, 0) << applied.err;
+  EXPECT_TRUE(std::filesystem::is_symlink(rc));
+  EXPECT_NE(read(real).find("# export CUDA_VISIBLE_DEVICES=-1"), std::string::npos);
+  ASSERT_EQ(run_gpuvet("undo", "HOME=" + home).status, 0);
+  EXPECT_EQ(read(real), kBashrc);
+  EXPECT_TRUE(std::filesystem::is_symlink(rc));
+}
+
+TEST_F(FixCli, AllowGrowthGoesIntoTheShellsOwnFileAndUndoMovesItAway) {
+  const Outcome applied =
+      run_gpuvet("fix --apply env.set.TF_FORCE_GPU_ALLOW_GROWTH --yes", env("SHELL=/bin/zsh"));
+  ASSERT_EQ(applied.status, 0) << applied.out << applied.err;
+  const std::string zshrc = home + "/.zshrc";
+  EXPECT_TRUE(read(zshrc).starts_with("export TF_FORCE_GPU_ALLOW_GROWTH=true  # gpuvet fix "));
+  ASSERT_EQ(run_gpuvet("undo --last", "HOME=" + home).status, 0);
+  EXPECT_FALSE(std::filesystem::exists(zshrc));
+}
+
+TEST_F(FixCli, ACorruptJournalIsAOneLineErrorAndExitTwo) {
+  ASSERT_EQ(run_gpuvet("fix --apply all --yes", env()).status, 0);
+  const std::string edited = read(rc);
+  for (const auto& entry : std::filesystem::directory_iterator(home + "/.local/state/gpuvet")) {
+    std::ofstream(entry.path() / "entry.json", std::ios::binary) << "{\"schema\": 7";
+  }
+  for (const char* verb : {"undo --list", "undo --last"}) {
+    const Outcome run = run_gpuvet(verb, "HOME=" + home);
+    EXPECT_EQ(run.status, 2) << verb;
+    EXPECT_NE((run.out + run.err).find("corrupt"), std::string::npos) << verb << run.out << run.err;
+  }
+  EXPECT_EQ(testing::line_count(run_gpuvet("undo --last", "HOME=" + home).err), 1u);
+  EXPECT_EQ(read(rc), edited);
+}
+
+TEST(FixTargets, LinksAreNeverWrittenThrough) {
+  TempDir dir;
+  const std::string target = dir.file("outside", "keep");
+  const std::string link = dir.path() + "/link";
+  std::filesystem::create_symlink(target, link);
+  auto replaced = replace_target(link, "new");
+  ASSERT_FALSE(replaced);
+  EXPECT_NE(replaced.error().message.find("symbolic link"), std::string::npos);
+  EXPECT_FALSE(read_target(link, 100));
+  EXPECT_EQ(read(target), "keep");
+}
+
+TEST(FixPlannerLive, ACondaActivationScriptIsAnOrigin) {
+  TempDir dir;
+  const std::string env_path = dir.path() + "/miniconda3/envs/tf";
+  const std::string hook = dir.file("miniconda3/envs/tf/etc/conda/activate.d/gpu.sh",
+                                    "#!/bin/sh\nexport CUDA_VISIBLE_DEVICES=\"-1\"\n");
+  dir.file("miniconda3/envs/tf/etc/conda/activate.d/notes.txt", "export CUDA_VISIBLE_DEVICES=-1\n");
+  dir.file("home/.profile", "export CUDA_VISIBLE_DEVICES=-1; echo hi\n");
+  const auto live = sys::make_live_system();
+  const sys::EnvOverlaySystem system(
+      *live, {{"HOME", dir.path() + "/home"}, {"CUDA_VISIBLE_DEVICES", "-1"}});
+  pipeline::Report report;
+  report.facts.os.family = "linux";
+  PythonEnvFact env;
+  env.path = env_path;
+  env.kind = "conda";
+  report.facts.python_envs.push_back(env);
+  Finding hidden;
+  hidden.id = "gpu.not_visible";
+  hidden.severity = Severity::error;
+  report.findings.push_back(hidden);
+  auto plan = plan_fixes(report.facts, report.findings, system, live_registry(),
+                         testing::embedded_kb(), testing::messages(), {"2026-12-01T10:00:00Z", {}});
+  ASSERT_TRUE(plan) << plan.error().message;
+  ASSERT_EQ(plan->fixes.size(), 1u);
+  ASSERT_EQ(plan->fixes[0].actions.size(), 1u);
+  EXPECT_EQ(plan->fixes[0].actions[0].target, hook);
+  EXPECT_EQ(plan->fixes[0].actions[0].line, 2u);
+  // The compound line in ~/.profile is named, not edited.
+  ASSERT_EQ(plan->refused.size(), 1u);
+  EXPECT_NE(plan->refused[0].target.find(".profile:1"), std::string::npos);
+  EXPECT_NE(plan->refused[0].reason.find("does more than set"), std::string::npos);
+}
+
+TEST(FixOwners, AFileDpkgInstalledIsNotMoved) {
+  auto doc = nlohmann::json::parse(
+      read(std::string(GPUVET_SCENARIO_DIR) + "/linux_old_cudnn_shadows_newer/snapshot.json"));
+  doc["files"]["/var/lib/dpkg/info/libcudnn8:amd64.list"] = {
+      {"text", "/.\n/opt\n/opt/old-project/lib\n/opt/old-project/lib/libcudnn.so.8\n"}};
+  doc["files"]["/var/lib/dpkg/info/zlib1g:amd64.list"] = {{"text", "/usr/lib/libz.so.1\n"}};
+  const sys::ReplaySystem system(testing::snapshot_from(doc));
+  auto report = pipeline::diagnose(system, testing::embedded_kb(), testing::messages());
+  ASSERT_TRUE(report);
+  auto plan = plan_fixes(report->facts, report->findings, system, live_registry(),
+                         testing::embedded_kb(), testing::messages(), {"2026-12-01T10:00:00Z", {}});
+  ASSERT_TRUE(plan);
+  EXPECT_TRUE(plan->fixes.empty());
+  ASSERT_EQ(plan->refused.size(), 1u);
+  EXPECT_NE(plan->refused[0].reason.find("dpkg package libcudnn8"), std::string::npos)
+      << plan->refused[0].reason;
+  EXPECT_NE(plan->refused[0].reason.find("package manager"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace gpuvet::fix
