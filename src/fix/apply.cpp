@@ -46,10 +46,12 @@ Result<std::string> bytes_after(const Action& action) {
     return action.new_bytes.value_or("");
   }
   if (!*now || !action.line) return changed;
+  auto text = decode_script(**now);
+  if (!text) return Error{action.target + ": not text gpuvet can write back as it was"};
   std::string out;
   size_t number = 0;
   bool replaced = false;
-  for (const auto& line : split_lines(**now)) {
+  for (const auto& line : split_lines(text->utf8)) {
     ++number;
     if (number == *action.line) {
       if (line.text != action.before) return changed;
@@ -61,7 +63,7 @@ Result<std::string> bytes_after(const Action& action) {
     out += line.ending;
   }
   if (!replaced) return changed;
-  return out;
+  return encode_script({std::move(out), text->encoding});
 }
 
 Result<bool> still_as_planned(const Action& action) {

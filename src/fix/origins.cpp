@@ -25,11 +25,13 @@ void add_script(const sys::System& system, const std::string& path, std::vector<
   if (!info || info->kind != sys::FileKind::regular) return;
   auto bytes = system.read_text(path);
   if (!bytes) return;
+  auto decoded = decode_script(*bytes);
+  if (!decoded) return;  // not text gpuvet could write back as it was
   const std::string target = info->link_target ? sys::real_path(system, path) : path;
   for (const auto& known : out) {
     if (known.target == target) return;  // ~/.profile linked to ~/.bashrc: one file
   }
-  out.push_back({path, target, script_kind_of(path), std::move(*bytes)});
+  out.push_back({path, target, script_kind_of(path), std::move(decoded->utf8)});
 }
 
 void add_scripts_in(const sys::System& system, const std::string& directory,

@@ -18,7 +18,7 @@ struct Script {
   std::string path;    // as the shell names it: ~/.bashrc
   std::string target;  // the real file
   ScriptKind kind = ScriptKind::posix_shell;
-  std::string bytes;
+  std::string bytes;  // as UTF-8, whatever the file's encoding
 };
 
 // The scripts that exist: the user's (~/.bashrc, ~/.profile, ~/.zshrc, fish, csh, pam), the

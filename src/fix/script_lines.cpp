@@ -204,7 +204,109 @@ std::string single_quoted(std::string_view value) {
   return out + "'";
 }
 
+constexpr std::string_view kUtf8Bom = "\xEF\xBB\xBF";
+constexpr std::string_view kUtf16LeBom = "\xFF\xFE";
+
+void append_utf8(std::string& out, char32_t c) {
+  if (c < 0x80) {
+    out.push_back(static_cast<char>(c));
+  } else if (c < 0x800) {
+    out.push_back(static_cast<char>(0xC0 | (c >> 6)));
+    out.push_back(static_cast<char>(0x80 | (c & 0x3F)));
+  } else if (c < 0x10000) {
+    out.push_back(static_cast<char>(0xE0 | (c >> 12)));
+    out.push_back(static_cast<char>(0x80 | ((c >> 6) & 0x3F)));
+    out.push_back(static_cast<char>(0x80 | (c & 0x3F)));
+  } else {
+    out.push_back(static_cast<char>(0xF0 | (c >> 18)));
+    out.push_back(static_cast<char>(0x80 | ((c >> 12) & 0x3F)));
+    out.push_back(static_cast<char>(0x80 | ((c >> 6) & 0x3F)));
+    out.push_back(static_cast<char>(0x80 | (c & 0x3F)));
+  }
+}
+
+void append_utf16le(std::string& out, char32_t c) {
+  const auto unit = [&](char32_t u) {
+    out.push_back(static_cast<char>(u & 0xFF));
+    out.push_back(static_cast<char>((u >> 8) & 0xFF));
+  };
+  if (c < 0x10000) {
+    unit(c);
+  } else {
+    c -= 0x10000;
+    unit(0xD800 + (c >> 10));
+    unit(0xDC00 + (c & 0x3FF));
+  }
+}
+
+std::optional<std::string> utf16le_to_utf8(std::string_view bytes) {
+  if (bytes.size() % 2 != 0) return std::nullopt;
+  std::string out;
+  const auto unit = [&](size_t i) {
+    return static_cast<char32_t>(static_cast<unsigned char>(bytes[i]) |
+                                 (static_cast<unsigned char>(bytes[i + 1]) << 8));
+  };
+  for (size_t i = 0; i < bytes.size(); i += 2) {
+    char32_t c = unit(i);
+    if (c >= 0xD800 && c <= 0xDBFF) {
+      if (i + 3 >= bytes.size()) return std::nullopt;
+      const char32_t low = unit(i + 2);
+      if (low < 0xDC00 || low > 0xDFFF) return std::nullopt;
+      c = 0x10000 + ((c - 0xD800) << 10) + (low - 0xDC00);
+      i += 2;
+    } else if (c >= 0xDC00 && c <= 0xDFFF) {
+      return std::nullopt;
+    }
+    append_utf8(out, c);
+  }
+  return out;
+}
+
+// UTF-8 back to UTF-16LE; the text came from utf16le_to_utf8 or from gpuvet, so it is valid.
+std::string utf8_to_utf16le(std::string_view text) {
+  std::string out;
+  for (size_t i = 0; i < text.size();) {
+    const auto byte = static_cast<unsigned char>(text[i]);
+    const int length = byte < 0x80 ? 1 : byte < 0xE0 ? 2 : byte < 0xF0 ? 3 : 4;
+    char32_t c = length == 1   ? byte
+                 : length == 2 ? byte & 0x1F
+                 : length == 3 ? byte & 0x0F
+                               : byte & 0x07;
+    for (int k = 1; k < length && i + static_cast<size_t>(k) < text.size(); ++k)
+      c = (c << 6) | (static_cast<unsigned char>(text[i + static_cast<size_t>(k)]) & 0x3F);
+    append_utf16le(out, c);
+    i += static_cast<size_t>(length);
+  }
+  return out;
+}
+
 }  // namespace
+
+std::optional<ScriptText> decode_script(std::string_view bytes) {
+  if (bytes.starts_with(kUtf16LeBom)) {
+    auto text = utf16le_to_utf8(bytes.substr(kUtf16LeBom.size()));
+    if (!text) return std::nullopt;
+    ScriptText decoded{std::move(*text), ScriptEncoding::utf16le_bom};
+    if (encode_script(decoded) != bytes) return std::nullopt;
+    return decoded;
+  }
+  if (bytes.starts_with(kUtf8Bom)) {
+    return ScriptText{std::string(bytes.substr(kUtf8Bom.size())), ScriptEncoding::utf8_bom};
+  }
+  return ScriptText{std::string(bytes), ScriptEncoding::utf8};
+}
+
+std::string encode_script(const ScriptText& text) {
+  switch (text.encoding) {
+    case ScriptEncoding::utf16le_bom:
+      return std::string(kUtf16LeBom) + utf8_to_utf16le(text.utf8);
+    case ScriptEncoding::utf8_bom:
+      return std::string(kUtf8Bom) + text.utf8;
+    case ScriptEncoding::utf8:
+      break;
+  }
+  return text.utf8;
+}
 
 ScriptKind script_kind_of(std::string_view path) {
   const std::string name = text::to_lower(file_name(path));

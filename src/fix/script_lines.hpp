@@ -21,6 +21,18 @@ enum class ScriptKind {
 // From the file's name: ".bat"/".cmd" batch, ".fish" fish, "environment" pam_env, ".cshrc" csh...
 ScriptKind script_kind_of(std::string_view path);
 
+// A script's text as UTF-8, and how its file spells it: Windows editors save .bat files in UTF-16
+// with a byte order mark, or UTF-8 with one.
+enum class ScriptEncoding { utf8, utf8_bom, utf16le_bom };
+struct ScriptText {
+  std::string utf8;
+  ScriptEncoding encoding = ScriptEncoding::utf8;
+};
+// nullopt when the bytes are not text this reader can write back byte for byte (UTF-16 with a
+// lone surrogate, an odd length).
+std::optional<ScriptText> decode_script(std::string_view bytes);
+std::string encode_script(const ScriptText& text);
+
 // A line and the bytes that end it ("\n", "\r\n" or "" for a last line without one), so that
 // joining them again gives back the file byte for byte.
 struct ScriptLine {

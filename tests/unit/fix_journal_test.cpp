@@ -210,6 +210,30 @@ TEST_F(FixJournal, ACorruptEntryIsAClearErrorAndNothingIsTouched) {
   EXPECT_FALSE((*listed)[0].entry);
 }
 
+TEST_F(FixJournal, AUtf16BatchFileStaysUtf16WithItsBom) {
+  std::string bytes = "\xFF\xFE";
+  for (const char c : std::string("@echo off\r\nset CUDA_VISIBLE_DEVICES=-1\r\n")) {
+    bytes.push_back(c);
+    bytes.push_back('\0');
+  }
+  const std::string bat = dir.file("env/etc/conda/activate.d/gpu.bat", bytes);
+  Action a;
+  a.kind = ActionKind::edit_line;
+  a.target = bat;
+  a.line = 2;
+  a.before = "set CUDA_VISIBLE_DEVICES=-1";
+  a.after = "rem set CUDA_VISIBLE_DEVICES=-1  gpuvet fix T";
+  const Fix fix{"a", "gpu.not_visible", "", false, {a}, {}};
+  auto id = apply_fixes({&fix}, journal, "2026-12-01T10:00:00Z", "t");
+  ASSERT_TRUE(id) << id.error().message;
+  const std::string edited = read(bat);
+  ASSERT_TRUE(edited.starts_with("\xFF\xFE@\0e\0"));
+  EXPECT_NE(edited.find(std::string("r\0e\0m\0 \0s\0e\0t\0", 14)), std::string::npos);
+  EXPECT_EQ(edited.size() % 2, 0u);
+  ASSERT_TRUE(undo_entry(journal, *id, false, "x"));
+  EXPECT_EQ(read(bat), bytes);
+}
+
 TEST(FixJournalDirectory, FollowsXdgThenHomeAndLocalAppDataOnWindows) {
   EXPECT_EQ(journal_directory({{"XDG_STATE_HOME", "/x/state"}, {"HOME", "/home/u"}}, false),
             "/x/state/gpuvet");

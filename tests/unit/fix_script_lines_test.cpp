@@ -144,3 +144,45 @@ TEST(FixScriptLines, WrittenAssignmentsReadBack) {
 
 }  // namespace
 }  // namespace gpuvet::fix
+
+namespace gpuvet::fix {
+namespace {
+
+std::string utf16le(std::u16string_view text) {
+  std::string out = "\xFF\xFE";
+  for (const char16_t c : text) {
+    out.push_back(static_cast<char>(c & 0xFF));
+    out.push_back(static_cast<char>(c >> 8));
+  }
+  return out;
+}
+
+TEST(FixScriptEncodings, Utf16WithABomDecodesAndEncodesBackByteForByte) {
+  const std::string bytes =
+      utf16le(u"@echo off\r\nset \"CUDA_VISIBLE_DEVICES=-1\"\r\nrem 张伟 \U0001F600\r\n");
+  const auto text = decode_script(bytes);
+  ASSERT_TRUE(text);
+  EXPECT_EQ(text->encoding, ScriptEncoding::utf16le_bom);
+  EXPECT_NE(text->utf8.find("set \"CUDA_VISIBLE_DEVICES=-1\""), std::string::npos);
+  EXPECT_NE(text->utf8.find("张伟"), std::string::npos);
+  EXPECT_EQ(encode_script(*text), bytes);
+}
+
+TEST(FixScriptEncodings, Utf8BomIsKeptAndBrokenUtf16IsRefused) {
+  const auto bom = decode_script(
+      "\xEF\xBB\xBF"
+      "export X=1\n");
+  ASSERT_TRUE(bom);
+  EXPECT_EQ(bom->utf8, "export X=1\n");
+  EXPECT_EQ(encode_script(*bom),
+            "\xEF\xBB\xBF"
+            "export X=1\n");
+  EXPECT_FALSE(decode_script(std::string("\xFF\xFE\x00\xD8\x41\x00", 6)));  // a lone surrogate
+  EXPECT_FALSE(decode_script(std::string("\xFF\xFE\x41", 3)));              // an odd length
+  const auto plain = decode_script("a\nb");
+  ASSERT_TRUE(plain);
+  EXPECT_EQ(plain->encoding, ScriptEncoding::utf8);
+}
+
+}  // namespace
+}  // namespace gpuvet::fix
