@@ -11,6 +11,7 @@
 #include "cli/common.hpp"
 #include "cli/verb.hpp"
 #include "fix/apply.hpp"
+#include "fix/cudnn_install.hpp"
 #include "fix/journal.hpp"
 #include "fix/planner.hpp"
 #include "fix/target_files.hpp"
@@ -29,6 +30,9 @@ struct FixOptions {
   std::vector<std::string> apply;
   std::vector<std::string> only;
   bool yes = false;
+  std::string task;  // "cudnn-install"
+  std::string from;
+  std::string toolkit;
 };
 
 bool names(const fix::Fix& f, const std::string& id) {
@@ -127,6 +131,12 @@ void report_recheck(const sys::System& live, const pipeline::Report& before,
 int run_fix(const FixOptions& options) {
   auto context = open_context(options.common);
   if (!context) return fail(context.error().message);
+  if (!options.task.empty() && options.from.empty()) {
+    return fail("fix cudnn-install needs --from DIR|ZIP: the extracted cuDNN archive, or its zip");
+  }
+  if (options.task.empty() && (!options.from.empty() || !options.toolkit.empty())) {
+    return fail("--from and --toolkit belong to gpuvet fix cudnn-install");
+  }
   auto system = open_system("");
   if (!system) return fail(system.error().message);
   auto report = pipeline::diagnose(**system, context->kb, context->messages);
@@ -137,8 +147,15 @@ int run_fix(const FixOptions& options) {
       if (id == fix::kAllowGrowthFix) request.requested.push_back(id);
     }
   }
-  auto plan = fix::plan_fixes(report->facts, report->findings, **system, fix::live_registry(),
-                              context->kb, context->messages, request);
+  auto plan = options.task.empty()
+                  ? fix::plan_fixes(report->facts, report->findings, **system, fix::live_registry(),
+                                    context->kb, context->messages, request)
+                  : fix::plan_cudnn_install(
+                        report->facts, context->kb, context->messages,
+                        {options.from,
+                         options.toolkit.empty() ? std::nullopt
+                                                 : std::optional<std::string>(options.toolkit),
+                         request.stamp});
   if (!plan) return fail(plan.error().message);
   keep_only(*plan, options.only);
   if (options.apply.empty()) {
@@ -276,6 +293,15 @@ VerbRun declare_fix(CLI::App& command) {
   command.add_option("--only", options->only, "Show only the fixes of these ids or findings")
       ->type_name("ID...");
   command.add_flag("--yes", options->yes, "Apply without asking");
+  command.add_option("task", options->task, "cudnn-install: copy cuDNN into its CUDA toolkit")
+      ->check(CLI::IsMember({"cudnn-install"}))
+      ->type_name("TASK");
+  command.add_option("--from", options->from, "cudnn-install: the extracted archive, or its zip")
+      ->type_name("DIR|ZIP");
+  command
+      .add_option("--toolkit", options->toolkit,
+                  "cudnn-install: the toolkit's folder (default: the newest that matches)")
+      ->type_name("DIR");
   add_common_options(command, options->common);
   return [options] { return run_fix(*options); };
 }

@@ -6,6 +6,7 @@
 
 #include "core/new_file.hpp"
 #include "core/paths.hpp"
+#include "core/zip_reader.hpp"
 #include "fix/journal.hpp"
 #include "fix/script_lines.hpp"
 #include "fix/target_files.hpp"
@@ -35,9 +36,40 @@ Result<std::optional<std::string>> current_bytes(const std::string& path) {
   return std::optional<std::string>(std::move(*bytes));
 }
 
+// A copy's source: a file, or "ARCHIVE.zip!entry".
+Result<std::string> source_bytes(const std::string& source) {
+  const size_t bang = source.rfind(".zip!");
+  if (bang == std::string::npos) return read_target(source, kMaxTargetBytes);
+  auto archive = zip::Archive::open(source.substr(0, bang + 4));
+  if (!archive) return archive.error();
+  const std::string name = source.substr(bang + 5);
+  for (const auto& entry : archive->entries()) {
+    if (entry.name == name) return archive->read(entry, kMaxTargetBytes);
+  }
+  return Error{source + ": no such entry"};
+}
+
+// A copy (or a link) replaces what the plan saw there: the same file by checksum, or nothing.
+Result<bool> copy_target_as_planned(const Action& action) {
+  const Error changed{action.target + ": changed since gpuvet read it; run gpuvet fix again"};
+  auto state = inspect_target(action.target);
+  if (!state) return state.error();
+  if (!action.replaces) return state->exists ? Result<bool>(changed) : Result<bool>(true);
+  if (!state->is_regular) return changed;
+  auto now = read_target(action.target, kMaxTargetBytes);
+  if (!now) return now.error();
+  if (checksum_of(*now) != *action.replaces) return changed;
+  return true;
+}
+
 // The bytes an action leaves in its file, from what the file holds now; an error when the file
 // no longer holds what the plan read (another program, or an earlier fix, changed it).
 Result<std::string> bytes_after(const Action& action) {
+  if (action.kind == ActionKind::write_file && (action.copy_from || action.link_to)) {
+    if (auto planned = copy_target_as_planned(action); !planned) return planned.error();
+    if (action.link_to) return std::string();
+    return source_bytes(*action.copy_from);
+  }
   auto now = current_bytes(action.target);
   if (!now) return now.error();
   const Error changed{action.target + ": changed since gpuvet read it; run gpuvet fix again"};
@@ -125,7 +157,8 @@ Result<JournalAction> record(const Action& action, size_t index, EntryWriter& wr
       auto saved = write_new_file(writer.inside(*j.original), **now, false);
       if (!saved) return saved.error();
     }
-    j.result_sum = checksum_of(result);
+    j.link_to = action.link_to;
+    j.result_sum = checksum_of(action.link_to ? *action.link_to : result);
   } else if (action.kind == ActionKind::move_file) {
     j.quarantine = fmt::format("quarantine/{}/{}", index, base_name(action.target));
     auto made = make_private_directories(paths::parent(writer.inside(*j.quarantine)));
@@ -142,6 +175,7 @@ Result<JournalAction> record(const Action& action, size_t index, EntryWriter& wr
 }
 
 Result<bool> perform(const JournalAction& j, EntryWriter& writer, const std::string& result) {
+  if (j.link_to) return replace_with_link(j.target, *j.link_to);
   if (is_file_action(j.kind)) return replace_target(j.target, result);
   if (j.kind == ActionKind::move_file) return move_target(j.target, writer.inside(*j.quarantine));
   auto written = write_registry_text(j.target, j.value_name, j.new_value);
@@ -172,7 +206,8 @@ Result<bool> restore(const JournalAction& j, EntryWriter& writer, size_t index,
       return Error{fmt::format("the journal's copy of {} is damaged ({})", j.target,
                                writer.inside(*j.original))};
     }
-    if (keep_current) {
+    // A link gpuvet made goes into the entry first: nothing is written through it.
+    if (keep_current || j.link_to) {
       if (auto kept = keep(); !kept) return kept;
     }
     return replace_target(j.target, *bytes, j.mode);
@@ -190,6 +225,10 @@ Result<bool> restore(const JournalAction& j, EntryWriter& writer, size_t index,
 
 // Why an applied action can no longer be taken back as it is; nullopt when it can.
 std::optional<std::string> changed_since(const JournalAction& j, EntryWriter& writer) {
+  if (j.link_to) {
+    if (link_of(j.target) != j.link_to) return j.target + ": changed since the fix";
+    return std::nullopt;
+  }
   if (is_file_action(j.kind)) {
     auto now = current_bytes(j.target);
     if (!now) return now.error().message;

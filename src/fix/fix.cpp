@@ -1,5 +1,10 @@
 #include "fix/fix.hpp"
 
+#include <fmt/format.h>
+#include <zlib.h>
+
+#include <algorithm>
+
 namespace gpuvet::fix {
 
 namespace {
@@ -23,6 +28,21 @@ std::optional<ActionKind> action_kind_from_string(std::string_view text) {
     if (name == text) return k;
   }
   return std::nullopt;
+}
+
+Checksum checksum_of(std::string_view bytes) {
+  uLong crc = crc32(0L, Z_NULL, 0);
+  size_t done = 0;
+  while (done < bytes.size()) {
+    const auto piece = static_cast<uInt>(std::min<size_t>(bytes.size() - done, 1u << 30));
+    crc = crc32(crc, reinterpret_cast<const Bytef*>(bytes.data() + done), piece);
+    done += piece;
+  }
+  return Checksum{static_cast<std::uint32_t>(crc), bytes.size()};
+}
+
+std::string to_string(const Checksum& sum) {
+  return fmt::format("crc32 {:08x}, {} bytes", sum.crc32, sum.size);
 }
 
 }  // namespace gpuvet::fix

@@ -1,6 +1,7 @@
 #pragma once
 // What `gpuvet fix` would change, as values: each Fix repairs one finding at its origin through
 // actions a journal can take back (fix/apply.hpp). Nothing here touches the machine.
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -19,6 +20,15 @@ struct RegistryData {
   bool operator==(const RegistryData&) const = default;
 };
 
+// crc32 and size: enough to tell that a file is no longer what gpuvet wrote.
+struct Checksum {
+  std::uint32_t crc32 = 0;
+  std::uint64_t size = 0;
+  bool operator==(const Checksum&) const = default;
+};
+Checksum checksum_of(std::string_view bytes);
+std::string to_string(const Checksum& sum);
+
 struct Action {
   ActionKind kind = ActionKind::edit_line;
   std::string target;          // a file; for the registry its key ("HKCU/Environment")
@@ -30,6 +40,11 @@ struct Action {
   // (move_file: nullopt, the file goes to the quarantine as it is).
   std::optional<std::string> old_bytes;
   std::optional<std::string> new_bytes;
+  // write_file from another file instead of new_bytes: a path, or "ARCHIVE.zip!entry"; the file
+  // it replaces, if any, by checksum (it may be large). link_to: the file becomes a symbolic link.
+  std::optional<std::string> copy_from;
+  std::optional<Checksum> replaces;
+  std::optional<std::string> link_to;
   // Registry actions: the value before and after (nullopt: absent).
   std::optional<RegistryData> old_value;
   std::optional<RegistryData> new_value;

@@ -1,7 +1,6 @@
 #include "fix/journal.hpp"
 
 #include <fmt/format.h>
-#include <zlib.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -63,6 +62,7 @@ json action_json(const JournalAction& a) {
   j["original"] = a.original ? json(*a.original) : json(nullptr);
   j["original_checksum"] = checksum_json(a.original_sum);
   j["result_checksum"] = checksum_json(a.result_sum);
+  j["link_to"] = a.link_to ? json(*a.link_to) : json(nullptr);
   j["mode"] = a.mode ? json(fmt::format("{:04o}", *a.mode)) : json(nullptr);
   j["quarantine"] = a.quarantine ? json(*a.quarantine) : json(nullptr);
   j["old_value"] = registry_json(a.old_value);
@@ -96,6 +96,7 @@ JournalAction action_from(const json& j) {
   a.original = inner_path(j, "original");
   a.original_sum = checksum_from(j.at("original_checksum"));
   a.result_sum = checksum_from(j.at("result_checksum"));
+  a.link_to = optional_text(j, "link_to");
   if (const auto mode = optional_text(j, "mode")) {
     a.mode = static_cast<std::uint32_t>(std::stoul(*mode, nullptr, 8) & 07777);
   }
@@ -136,21 +137,6 @@ std::optional<std::string> journal_directory(const std::map<std::string, std::st
   const auto home = value_of(env, "HOME");
   if (!home) return std::nullopt;
   return paths::join(paths::normalize(*home), ".local/state/gpuvet");
-}
-
-Checksum checksum_of(std::string_view bytes) {
-  uLong crc = crc32(0L, Z_NULL, 0);
-  size_t done = 0;
-  while (done < bytes.size()) {
-    const auto piece = static_cast<uInt>(std::min<size_t>(bytes.size() - done, 1u << 30));
-    crc = crc32(crc, reinterpret_cast<const Bytef*>(bytes.data() + done), piece);
-    done += piece;
-  }
-  return Checksum{static_cast<std::uint32_t>(crc), bytes.size()};
-}
-
-std::string to_string(const Checksum& sum) {
-  return fmt::format("crc32 {:08x}, {} bytes", sum.crc32, sum.size);
 }
 
 std::string entry_directory(const std::string& journal, const std::string& id) {

@@ -18,15 +18,6 @@ namespace gpuvet::fix {
 std::optional<std::string> journal_directory(const std::map<std::string, std::string>& env,
                                              bool windows);
 
-// crc32 and size: enough to tell that a file is no longer what gpuvet wrote.
-struct Checksum {
-  std::uint32_t crc32 = 0;
-  std::uint64_t size = 0;
-  bool operator==(const Checksum&) const = default;
-};
-Checksum checksum_of(std::string_view bytes);
-std::string to_string(const Checksum& sum);
-
 struct JournalAction {
   ActionKind kind = ActionKind::edit_line;
   std::string target;
@@ -38,7 +29,8 @@ struct JournalAction {
   std::optional<std::string> original;
   std::optional<Checksum> original_sum;
   std::optional<Checksum> result_sum;
-  std::optional<std::uint32_t> mode;  // the original's POSIX permissions
+  std::optional<std::uint32_t> mode;   // the original's POSIX permissions
+  std::optional<std::string> link_to;  // what gpuvet made is a symbolic link to this
   // move_file: where the file waits, inside the entry ("quarantine/0/cudnn64_7.dll").
   std::optional<std::string> quarantine;
   std::optional<RegistryData> old_value;

@@ -26,6 +26,10 @@ Result<std::string> read_target(const std::string& path, size_t max_bytes);
 // regular file. The new file gets `mode` where given (POSIX), else the old file's (new: 0644).
 Result<bool> replace_target(const std::string& path, std::string_view bytes,
                             std::optional<std::uint32_t> mode = std::nullopt);
+// Replaces (or creates) the name with a symbolic link to `link_to` (POSIX; an error on Windows).
+Result<bool> replace_with_link(const std::string& path, const std::string& link_to);
+// What a symbolic link points to; nullopt when the name is not a link.
+std::optional<std::string> link_of(const std::string& path);
 // Moves a file (or a link itself) to `to`, which must not exist; across file systems by copying,
 // checking the copy and then removing the original.
 Result<bool> move_target(const std::string& from, const std::string& to);

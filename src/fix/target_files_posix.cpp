@@ -136,6 +136,32 @@ Result<bool> replace_target(const std::string& path, std::string_view bytes,
   return true;
 }
 
+Result<bool> replace_with_link(const std::string& path, const std::string& link_to) {
+  auto state = inspect_target(path);
+  if (!state) return state.error();
+  if (state->exists && !state->is_regular && !state->is_link) {
+    return Error{path + ": not a regular file"};
+  }
+  std::random_device seed;
+  const std::string temporary =
+      path + ".gpuvet-" + std::to_string(::getpid()) + "-" + std::to_string(seed());
+  if (::symlink(link_to.c_str(), temporary.c_str()) != 0) return failure(temporary, errno);
+  if (::rename(temporary.c_str(), path.c_str()) != 0) {
+    const int error = errno;
+    ::unlink(temporary.c_str());
+    return failure(path, error);
+  }
+  return true;
+}
+
+std::optional<std::string> link_of(const std::string& path) {
+  std::string buffer(4096, '\0');
+  const ssize_t n = ::readlink(path.c_str(), buffer.data(), buffer.size());
+  if (n < 0 || static_cast<size_t>(n) >= buffer.size()) return std::nullopt;
+  buffer.resize(static_cast<size_t>(n));
+  return buffer;
+}
+
 Result<bool> move_target(const std::string& from, const std::string& to) {
   auto target = inspect_target(to);
   if (!target) return target.error();

@@ -120,6 +120,14 @@ Result<bool> replace_target(const std::string& path, std::string_view bytes,
   return true;
 }
 
+Result<bool> replace_with_link(const std::string& path, const std::string&) {
+  return Error{path + ": gpuvet makes no symbolic links on Windows"};
+}
+
+std::optional<std::string> link_of(const std::string&) {
+  return std::nullopt;
+}
+
 Result<bool> move_target(const std::string& from, const std::string& to) {
   auto target = inspect_target(to);
   if (!target) return target.error();

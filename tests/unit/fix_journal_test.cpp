@@ -248,3 +248,93 @@ TEST(FixJournalDirectory, FollowsXdgThenHomeAndLocalAppDataOnWindows) {
 
 }  // namespace
 }  // namespace gpuvet::fix
+
+#include "fix/cudnn_install.hpp"
+
+namespace gpuvet::fix {
+namespace {
+
+Facts toolkit_facts(const std::string& family, const std::string& root, const std::string& cuda) {
+  Facts facts;
+  facts.os.family = family;
+  CudaToolkitFact toolkit;
+  toolkit.root = root;
+  toolkit.version = cuda;
+  toolkit.source = "default-location";
+  facts.cuda_toolkits.push_back(toolkit);
+  return facts;
+}
+
+TEST(FixCudnnInstall, TheArchiveNameSaysItsCuda) {
+  EXPECT_EQ(cuda_of_archive_name("cudnn-windows-x86_64-8.9.7.29_cuda12-archive.zip"), "12");
+  EXPECT_EQ(cuda_of_archive_name("cudnn-linux-x86_64-9.1.0.70_cuda11-archive"), "11");
+  EXPECT_EQ(cuda_of_archive_name("cudnn-10.1-windows10-x64-v7.6.5.32.zip"), "10.1");
+  EXPECT_EQ(cuda_of_archive_name("cudnn-11.2-windows-x64-v8.1.0.77.zip"), "11.2");
+  EXPECT_FALSE(cuda_of_archive_name("cudnn-windows-x86_64-9.1.0.70-archive.zip"));
+  EXPECT_FALSE(cuda_of_archive_name("my-cudnn"));
+}
+
+TEST(FixCudnnInstall, AZipGoesIntoTheMatchingToolkitAndUndoTakesItOut) {
+  testing::TempDir dir;
+  const std::string v12 = dir.path() + "/CUDA/v12.4";
+  const std::string v11 = dir.path() + "/CUDA/v11.8";
+  for (const auto& root : {v12, v11}) {
+    for (const char* sub : {"bin", "include", "lib/x64"})
+      std::filesystem::create_directories(paths::to_fs(root + "/" + sub));
+  }
+  dir.file("CUDA/v12.4/bin/cudart64_12.dll", "cudart");
+  const std::string old_dll = dir.file("CUDA/v12.4/bin/cudnn64_9.dll", "an older cudnn64_9.dll");
+  Facts facts = toolkit_facts("windows", v11, "11.8.89");
+  facts.cuda_toolkits.push_back(toolkit_facts("windows", v12, "12.4.131").cuda_toolkits.front());
+  const std::string zip =
+      std::string(GPUVET_FIX_FIXTURES) + "/cudnn-windows-x86_64-9.1.0.70_cuda12-archive.zip";
+  auto plan = plan_cudnn_install(facts, testing::embedded_kb(), testing::messages(),
+                                 {zip, std::nullopt, "2026-12-01T10:00:00Z"});
+  ASSERT_TRUE(plan) << plan.error().message;
+  ASSERT_EQ(plan->fixes.size(), 1u) << (plan->refused.empty() ? "" : plan->refused[0].reason);
+  const Fix& install = plan->fixes[0];
+  EXPECT_EQ(install.id, kCudnnInstallFix);
+  std::vector<std::string> targets;
+  for (const auto& a : install.actions)
+    targets.push_back(a.target.substr(v12.size() + 1));
+  std::sort(targets.begin(), targets.end());
+  EXPECT_EQ(targets, (std::vector<std::string>{"bin/cudnn64_9.dll", "bin/cudnn_graph64_9.dll",
+                                               "include/cudnn.h", "include/cudnn_version.h",
+                                               "lib/x64/cudnn.lib"}));
+
+  const std::string journal = dir.path() + "/journal";
+  auto id = apply_fixes({&install}, journal, plan->stamp, "t");
+  ASSERT_TRUE(id) << id.error().message;
+  EXPECT_EQ(read(v12 + "/lib/x64/cudnn.lib"), "!<arch>\nfake import library\n");
+  EXPECT_TRUE(read(v12 + "/bin/cudnn64_9.dll").starts_with("MZ fake cudnn64_9.dll"));
+  EXPECT_FALSE(exists(v11 + "/bin/cudnn64_9.dll"));
+  ASSERT_TRUE(undo_entry(journal, *id, false, "x"));
+  EXPECT_EQ(read(old_dll), "an older cudnn64_9.dll");
+  EXPECT_FALSE(exists(v12 + "/include/cudnn.h"));
+  EXPECT_FALSE(exists(v12 + "/lib/x64/cudnn.lib"));
+  EXPECT_EQ(read(v12 + "/bin/cudart64_12.dll"), "cudart");
+}
+
+TEST(FixCudnnInstall, ACudnnForAnotherCudaIsRefusedAndABadSourceIsAnError) {
+  testing::TempDir dir;
+  std::filesystem::create_directories(paths::to_fs(dir.path() + "/v11.8/bin"));
+  const Facts facts = toolkit_facts("windows", dir.path() + "/v11.8", "11.8.89");
+  const std::string zip = std::string(GPUVET_FIX_FIXTURES) + "/cudnn-zip64_cuda12.zip";
+  auto plan = plan_cudnn_install(facts, testing::embedded_kb(), testing::messages(),
+                                 {zip, std::nullopt, "T"});
+  ASSERT_TRUE(plan) << plan.error().message;
+  EXPECT_TRUE(plan->fixes.empty());
+  ASSERT_EQ(plan->refused.size(), 1u);
+  EXPECT_NE(plan->refused[0].reason.find("fits none of the toolkits"), std::string::npos)
+      << plan->refused[0].reason;
+  for (const std::string& bad :
+       {dir.path() + "/missing.zip", dir.file("not.zip", "text"), dir.path() + "/v11.8"}) {
+    auto refused = plan_cudnn_install(facts, testing::embedded_kb(), testing::messages(),
+                                      {bad, std::nullopt, "T"});
+    ASSERT_FALSE(refused) << bad;
+    EXPECT_EQ(refused.error().message.find('\n'), std::string::npos);
+  }
+}
+
+}  // namespace
+}  // namespace gpuvet::fix

@@ -238,3 +238,57 @@ TEST(FixOwners, AFileDpkgInstalledIsNotMoved) {
 
 }  // namespace
 }  // namespace gpuvet::fix
+
+#include "fix/apply.hpp"
+#include "fix/cudnn_install.hpp"
+
+namespace gpuvet::fix {
+namespace {
+
+// A Linux archive as NVIDIA ships it (extracted): its sonames are links, copied as links.
+TEST(FixCudnnInstallPosix, AFolderWithLinksKeepsThemLinks) {
+  TempDir dir;
+  const std::string archive = dir.path() + "/cudnn-linux-x86_64-9.1.0.70_cuda12-archive";
+  dir.file("cudnn-linux-x86_64-9.1.0.70_cuda12-archive/include/cudnn_version.h",
+           "#define CUDNN_MAJOR 9\n#define CUDNN_MINOR 1\n#define CUDNN_PATCHLEVEL 0\n");
+  dir.file("cudnn-linux-x86_64-9.1.0.70_cuda12-archive/lib/libcudnn.so.9.1.0", "ELF cudnn");
+  std::filesystem::create_symlink("libcudnn.so.9.1.0", archive + "/lib/libcudnn.so.9");
+  std::filesystem::create_symlink("libcudnn.so.9", archive + "/lib/libcudnn.so");
+  const std::string toolkit = dir.path() + "/cuda-12.4";
+  for (const char* sub : {"include", "lib64", "bin"})
+    std::filesystem::create_directories(toolkit + "/" + sub);
+  Facts facts;
+  facts.os.family = "linux";
+  CudaToolkitFact t;
+  t.root = toolkit;
+  t.version = "12.4.131";
+  t.source = "default-location";
+  facts.cuda_toolkits.push_back(t);
+  auto plan = plan_cudnn_install(facts, testing::embedded_kb(), testing::messages(),
+                                 {archive, std::nullopt, "2026-12-01T10:00:00Z"});
+  ASSERT_TRUE(plan) << plan.error().message;
+  ASSERT_EQ(plan->fixes.size(), 1u);
+  auto id = apply_fixes({&plan->fixes[0]}, dir.path() + "/journal", plan->stamp, "t");
+  ASSERT_TRUE(id) << id.error().message;
+  EXPECT_EQ(std::filesystem::read_symlink(toolkit + "/lib64/libcudnn.so.9"), "libcudnn.so.9.1.0");
+  EXPECT_EQ(read(toolkit + "/lib64/libcudnn.so"), "ELF cudnn");  // through two links
+  EXPECT_EQ(read(toolkit + "/include/cudnn_version.h").substr(0, 21), "#define CUDNN_MAJOR 9");
+  ASSERT_TRUE(undo_entry(dir.path() + "/journal", *id, false, "x"));
+  EXPECT_TRUE(std::filesystem::is_empty(toolkit + "/lib64"));
+  EXPECT_TRUE(std::filesystem::is_empty(toolkit + "/include"));
+}
+
+TEST_F(FixCli, CudnnInstallNeedsItsSourceAndSaysWhyItWillNot) {
+  EXPECT_EQ(run_gpuvet("fix cudnn-install", env()).status, 2);
+  EXPECT_EQ(run_gpuvet("fix cudnn-install --from /no/such.zip", env()).status, 2);
+  EXPECT_EQ(run_gpuvet("fix --from x", env()).status, 2);
+  const Outcome refused = run_gpuvet("fix cudnn-install --toolkit /no/toolkit --from " +
+                                         std::string(GPUVET_FIX_FIXTURES) +
+                                         "/cudnn-windows-x86_64-9.1.0.70_cuda12-archive.zip",
+                                     env());
+  EXPECT_EQ(refused.status, 0) << refused.err;
+  EXPECT_NE(refused.out.find("no CUDA toolkit"), std::string::npos) << refused.out;
+}
+
+}  // namespace
+}  // namespace gpuvet::fix
