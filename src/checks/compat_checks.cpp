@@ -864,6 +864,7 @@ Result<bool> check_libdevice(const CheckContext& context, std::vector<Finding>& 
       if (toolkit) finding->fix.push_back(context.text("compat.libdevice.fix_toolkit", args));
       finding->fix.push_back(context.text("compat.libdevice.fix_wheel", args));
       finding->affects.push_back(env.path);
+      if (toolkit) finding->details = {{"env", env.path}, {"toolkit", *toolkit}};
       findings.push_back(std::move(*finding));
     }
   }

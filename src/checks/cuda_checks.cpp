@@ -72,6 +72,8 @@ Result<bool> check_order(const CheckContext& context, std::vector<Finding>& find
   finding->details = {{"variable", variable},
                       {"old_entry", first.entry},
                       {"old_root", first.toolkit->root},
+                      {"new_root", newer->toolkit->root},
+                      {"new_version", *newer->toolkit->version},
                       {"new_entry", newer->entry}};
   findings.push_back(std::move(*finding));
   return true;

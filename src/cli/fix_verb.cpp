@@ -57,7 +57,7 @@ Result<std::vector<const fix::Fix*>> selected(const fix::FixPlan& plan,
   std::vector<const fix::Fix*> out;
   const bool all = std::find(ids.begin(), ids.end(), "all") != ids.end();
   for (const auto& f : plan.fixes) {
-    const bool on_request = f.id == fix::kAllowGrowthFix;
+    const bool on_request = f.only_by_id;
     const bool asked =
         std::any_of(ids.begin(), ids.end(), [&](const std::string& id) { return names(f, id); });
     if (asked || (all && !on_request)) out.push_back(&f);

@@ -175,6 +175,9 @@ Result<JournalAction> record(const Action& action, size_t index, EntryWriter& wr
 }
 
 Result<bool> perform(const JournalAction& j, EntryWriter& writer, const std::string& result) {
+  if (is_file_action(j.kind) && !j.original) {
+    if (auto made = make_parent_directories(j.target); !made) return made;
+  }
   if (j.link_to) return replace_with_link(j.target, *j.link_to);
   if (is_file_action(j.kind)) return replace_target(j.target, result);
   if (j.kind == ActionKind::move_file) return move_target(j.target, writer.inside(*j.quarantine));

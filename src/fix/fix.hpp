@@ -58,6 +58,9 @@ struct Fix {
   std::vector<Action> actions;
   // For the re-check after applying: variables a new shell no longer gets.
   std::vector<std::string> unsets;
+  // Applied only when named (--apply ID), not by --apply all: another fix of the same finding
+  // is the default, or the fix changes what a program does rather than what is broken.
+  bool only_by_id = false;
 };
 
 // A finding gpuvet has a fix for in principle but will not make here, and why (a line that does

@@ -6,6 +6,7 @@
 
 #include "core/paths.hpp"
 #include "core/text.hpp"
+#include "core/version.hpp"
 #include "fix/origins.hpp"
 #include "fix/owners.hpp"
 #include "fix/target_files.hpp"
@@ -60,6 +61,10 @@ class Planner {
     }
     if (finding.id == "cuda.path_order" && finding.details.count("old_entry")) {
       path_order(finding);
+      return true;
+    }
+    if (finding.id == "cuda.nvvm_libdevice_missing" && finding.details.count("toolkit")) {
+      libdevice_hook(finding);
       return true;
     }
     if (finding.details.count("stray")) return stray_copy(finding);
@@ -153,6 +158,7 @@ class Planner {
     const std::string& new_entry = finding.details.at("new_entry");
     if (windows_) {
       saved_path_order(finding, old_entry, new_entry);
+      path_hooks(finding);
       return;
     }
     Fix fix{"path.order." + variable,
@@ -183,6 +189,159 @@ class Planner {
           finding.id, variable,
           text("fix.refused.no_path_origin", {{"variable", variable}, {"old_entry", old_entry}}));
     }
+    path_hooks(finding);
+  }
+
+  // The seeds' "safe island": each environment with a GPU framework puts the right toolkit first
+  // for itself, on activation, and takes it back on deactivation. The default only where the
+  // machine-wide order could not be fixed.
+  void path_hooks(const Finding& finding) {
+    const auto new_root = finding.details.find("new_root");
+    if (new_root == finding.details.end()) return;
+    const bool machine_fixed = std::any_of(
+        plan_.fixes.begin(), plan_.fixes.end(),
+        [&](const Fix& f) { return f.finding == finding.id && f.id.starts_with("path.order."); });
+    for (const auto& env : facts_.python_envs) {
+      const auto gpu = std::find_if(env.frameworks.begin(), env.frameworks.end(),
+                                    [](const FrameworkFact& fw) { return fw.gpu_build == true; });
+      if (gpu == env.frameworks.end()) continue;
+      const CudaToolkitFact* toolkit = toolkit_for(*gpu, new_root->second);
+      if (!toolkit) continue;
+      const std::string root = windows_ ? native(toolkit->root) : toolkit->root;
+      Hook hook;
+      hook.name = "gpuvet-cuda";
+      if (windows_) {
+        hook.activate = {"@set \"GPUVET_SAVED_PATH=%PATH%\"",
+                         "@set \"PATH=" + root + "\\bin;%PATH%\""};
+        hook.deactivate = {"@set \"PATH=%GPUVET_SAVED_PATH%\"", "@set GPUVET_SAVED_PATH="};
+      } else {
+        hook.activate = {
+            "export GPUVET_SAVED_PATH=\"$PATH\"",
+            "export GPUVET_SAVED_LD_LIBRARY_PATH=\"${LD_LIBRARY_PATH-}\"",
+            "export PATH=\"" + root + "/bin:$PATH\"",
+            "export LD_LIBRARY_PATH=\"" + root + "/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}\""};
+        hook.deactivate = {
+            "export PATH=\"$GPUVET_SAVED_PATH\"",
+            "if [ -n \"$GPUVET_SAVED_LD_LIBRARY_PATH\" ]; then export "
+            "LD_LIBRARY_PATH=\"$GPUVET_SAVED_LD_LIBRARY_PATH\"; else unset LD_LIBRARY_PATH; fi",
+            "unset GPUVET_SAVED_PATH GPUVET_SAVED_LD_LIBRARY_PATH"};
+      }
+      const std::string summary =
+          text("fix.hook.path_summary", {{"env", env.path}, {"version", *toolkit->version}});
+      env_hook(env, "path.hook." + env_name(env), finding.id, summary, hook, machine_fixed);
+    }
+  }
+
+  // The toolkit a framework build wants (its CUDA major.minor), else the newer one of the
+  // finding.
+  const CudaToolkitFact* toolkit_for(const FrameworkFact& fw, const std::string& fallback) const {
+    const CudaToolkitFact* chosen = nullptr;
+    for (const auto& t : facts_.cuda_toolkits) {
+      if (!t.version || t.source == "pip" || t.source == "conda") continue;
+      if (fw.cuda && version::prefix(*t.version, 2) == version::prefix(*fw.cuda, 2)) return &t;
+      if (paths::comparison_key(t.root, windows_) == paths::comparison_key(fallback, windows_)) {
+        chosen = &t;
+      }
+    }
+    return chosen;
+  }
+
+  // XLA finds libdevice in the toolkit the finding names, for this environment only.
+  void libdevice_hook(const Finding& finding) {
+    const std::string& env_path = finding.details.at("env");
+    const auto env = std::find_if(facts_.python_envs.begin(), facts_.python_envs.end(),
+                                  [&](const PythonEnvFact& e) { return e.path == env_path; });
+    if (env == facts_.python_envs.end()) return;
+    const std::string root =
+        windows_ ? native(finding.details.at("toolkit")) : finding.details.at("toolkit");
+    const std::string flag = "--xla_gpu_cuda_data_dir=" + root;
+    Hook hook;
+    hook.name = "gpuvet-xla";
+    if (windows_) {
+      hook.activate = {"@set \"GPUVET_SAVED_XLA_FLAGS=%XLA_FLAGS%\"",
+                       "@set \"XLA_FLAGS=%XLA_FLAGS% " + flag + "\""};
+      hook.deactivate = {"@set \"XLA_FLAGS=%GPUVET_SAVED_XLA_FLAGS%\"",
+                         "@set GPUVET_SAVED_XLA_FLAGS="};
+    } else {
+      hook.activate = {"export GPUVET_SAVED_XLA_FLAGS=\"${XLA_FLAGS-}\"",
+                       "export XLA_FLAGS=\"${XLA_FLAGS:+$XLA_FLAGS }" + flag + "\""};
+      hook.deactivate = {
+          "if [ -n \"$GPUVET_SAVED_XLA_FLAGS\" ]; then export "
+          "XLA_FLAGS=\"$GPUVET_SAVED_XLA_FLAGS\"; else unset XLA_FLAGS; fi",
+          "unset GPUVET_SAVED_XLA_FLAGS"};
+    }
+    env_hook(*env, "xla.hook." + env_name(*env), finding.id,
+             text("fix.hook.xla_summary", {{"env", env->path}, {"toolkit", root}}), hook, false);
+  }
+
+  struct Hook {
+    std::string name;  // the scripts' file name without extension
+    std::vector<std::string> activate;
+    std::vector<std::string> deactivate;
+  };
+
+  static std::string native(std::string path) {
+    std::replace(path.begin(), path.end(), '/', '\\');
+    return path;
+  }
+
+  static std::string env_name(const PythonEnvFact& env) {
+    const std::string path = paths::normalize(env.path);
+    return path.substr(path.find_last_of('/') + 1);
+  }
+
+  // conda: new activate.d and deactivate.d scripts; a venv: lines added to its activate script
+  // (whose deactivate gives PATH back). Other environments have no activation of their own.
+  void env_hook(const PythonEnvFact& env, const std::string& id, const std::string& finding,
+                const std::string& summary, const Hook& hook, bool only_by_id) {
+    const std::string marker = (windows_ ? "@rem " : "# ") + fix_marker(plan_.stamp);
+    Fix fix{id, finding, summary, false, {}, {}, only_by_id};
+    const auto new_script = [&](const std::string& folder, const std::vector<std::string>& lines) {
+      const std::string path = paths::join(
+          env.path, "etc/conda/" + folder + "/" + hook.name + (windows_ ? ".bat" : ".sh"));
+      if (system_.exists(path)) return false;
+      const std::string eol = windows_ ? "\r\n" : "\n";
+      std::string bytes = marker + eol;
+      for (const auto& line : lines)
+        bytes += line + eol;
+      Action a;
+      a.kind = ActionKind::write_file;
+      a.target = path;
+      a.after = text::join(lines, " ; ");
+      a.new_bytes = bytes;
+      fix.needs_admin = fix.needs_admin || needs_admin(paths::join(env.path, "x"));
+      fix.actions.push_back(std::move(a));
+      return true;
+    };
+    if (env.kind == "conda") {
+      // Made by an earlier fix: gpuvet undo takes that one back.
+      if (!new_script("activate.d", hook.activate)) return;
+      if (!new_script("deactivate.d", hook.deactivate)) return;
+    } else if (env.kind == "venv") {
+      const std::string path =
+          paths::join(env.path, windows_ ? "Scripts/activate.bat" : "bin/activate");
+      auto now = read_target(path, size_t{1} << 20);
+      if (!now || now->find(hook.name) != std::string::npos) return;
+      const std::string eol = now->find("\r\n") != std::string::npos ? "\r\n" : "\n";
+      std::string bytes = *now;
+      if (!bytes.empty() && bytes.back() != '\n') bytes += eol;
+      bytes += marker + " (" + hook.name + ")" + eol;
+      // venv's deactivate gives PATH back by itself; what it does not know of is not saved.
+      for (const auto& line : hook.activate) {
+        if (line.find("GPUVET_SAVED") == std::string::npos) bytes += line + eol;
+      }
+      Action a;
+      a.kind = ActionKind::write_file;
+      a.target = path;
+      a.after = text::join(hook.activate, " ; ");
+      a.old_bytes = *now;
+      a.new_bytes = bytes;
+      fix.needs_admin = needs_admin(path);
+      fix.actions.push_back(std::move(a));
+    } else {
+      return;
+    }
+    plan_.fixes.push_back(std::move(fix));
   }
 
   // Windows: within one saved Path (the user's or the machine's), the newer toolkit's entry is
@@ -311,8 +470,13 @@ class Planner {
   // it instead of all at once, the usual way out of cudnn.init_failed_oom.
   void allow_growth() {
     const std::string name = "TF_FORCE_GPU_ALLOW_GROWTH";
-    Fix fix{
-        kAllowGrowthFix, "cudnn.init_failed_oom", text("fix.allow_growth.summary"), false, {}, {}};
+    Fix fix{kAllowGrowthFix,
+            "cudnn.init_failed_oom",
+            text("fix.allow_growth.summary"),
+            false,
+            {},
+            {},
+            true};
     if (windows_) {
       auto value = registry_.read("HKCU/Environment", name);
       if (!value) return;

@@ -35,6 +35,9 @@ std::optional<std::string> link_of(const std::string& path);
 Result<bool> move_target(const std::string& from, const std::string& to);
 // Makes a directory and its parents, private to the user where the platform says so.
 Result<bool> make_private_directories(const std::string& path);
+// Makes the directory that holds `path`, and its parents, with the usual permissions (a conda
+// environment's activate.d is read by whoever activates it).
+Result<bool> make_parent_directories(const std::string& path);
 // Whether this process may replace a file in the directory that holds `path`.
 bool may_write_beside(const std::string& path);
 // Root, or an elevated Windows process.

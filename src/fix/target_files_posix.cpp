@@ -174,14 +174,26 @@ Result<bool> move_target(const std::string& from, const std::string& to) {
   return copy_then_remove(from, to);
 }
 
-Result<bool> make_private_directories(const std::string& path) {
+namespace {
+
+Result<bool> make_directories(const std::string& path, mode_t mode) {
   std::string partial = path.starts_with("/") ? "/" : "";
   for (const auto& part : text::split(path, '/')) {
     if (part.empty()) continue;
     partial = partial.empty() ? part : paths::join(partial, part);
-    if (::mkdir(partial.c_str(), 0700) != 0 && errno != EEXIST) return failure(partial, errno);
+    if (::mkdir(partial.c_str(), mode) != 0 && errno != EEXIST) return failure(partial, errno);
   }
   return true;
+}
+
+}  // namespace
+
+Result<bool> make_private_directories(const std::string& path) {
+  return make_directories(path, 0700);
+}
+
+Result<bool> make_parent_directories(const std::string& path) {
+  return make_directories(paths::parent(path), 0755);
 }
 
 bool may_write_beside(const std::string& path) {

@@ -155,6 +155,10 @@ Result<bool> make_private_directories(const std::string& path) {
   return true;
 }
 
+Result<bool> make_parent_directories(const std::string& path) {
+  return make_private_directories(paths::parent(path));  // ACLs inherit from the parent
+}
+
 bool may_write_beside(const std::string& path) {
   std::random_device seed;
   const std::string probe =

@@ -170,9 +170,9 @@ TEST_F(FixJournal, AFailedActionTakesBackTheOnesBeforeIt) {
   move.kind = ActionKind::move_file;
   move.target = dir.file("lib/libcudnn.so.7", "x");
   const Fix second{"b", "lib.shadowed_copy", "", false, {move}, {}};
-  Action write;  // into a folder that does not exist: the write fails after two actions
+  Action write;  // under a file, not a folder: the write fails after two actions
   write.kind = ActionKind::write_file;
-  write.target = dir.path() + "/no/such/folder/file";
+  write.target = rc + "/under-a-file";
   write.new_bytes = "y";
   const Fix third{"c", "cudnn.init_failed_oom", "", false, {write}, {}};
   auto id = apply_fixes({&first, &second, &third}, journal, "2026-12-01T10:00:00Z", "t");

@@ -136,6 +136,27 @@ TEST(FixPlanner, OldToolkitFirstOnTheSavedPathIsReorderedKeepingItsSpelling) {
   EXPECT_FALSE(order->needs_admin);
 }
 
+TEST(FixPlanner, TheCondaEnvironmentCanPutItsToolkitFirstForItself) {
+  TestRegistry registry;
+  registry.values[kUser + "|Path"] = {
+      "REG_SZ",
+      "C:\\Program Files\\NVIDIA GPU Computing Toolkit\\CUDA\\v9.0\\bin;"
+      "C:\\Program Files\\NVIDIA GPU Computing Toolkit\\CUDA\\v10.1\\bin"};
+  const auto planned = plan_scenario("windows10_old_toolkit_first_with_its_cudnn", registry);
+  const Fix* hook = fix_named(planned.plan, "path.hook.tf21-gpu");
+  ASSERT_NE(hook, nullptr) << described(planned.plan);
+  // The saved Path can be reordered: that is the default, the hook is there by name.
+  EXPECT_TRUE(hook->only_by_id);
+  ASSERT_EQ(hook->actions.size(), 2u);
+  EXPECT_TRUE(hook->actions[0].target.ends_with("/etc/conda/activate.d/gpuvet-cuda.bat"));
+  EXPECT_TRUE(hook->actions[1].target.ends_with("/etc/conda/deactivate.d/gpuvet-cuda.bat"));
+  const std::string& script = *hook->actions[0].new_bytes;
+  EXPECT_NE(script.find("@set \"PATH=C:\\Program Files\\NVIDIA GPU Computing "
+                        "Toolkit\\CUDA\\v10.1\\bin;%PATH%\"\r\n"),
+            std::string::npos)
+      << script;
+}
+
 TEST(FixPlanner, EntriesInTwoSavedPathsAreLeftToTheUser) {
   TestRegistry registry;
   registry.values[kMachine + "|Path"] = {

@@ -292,3 +292,128 @@ TEST_F(FixCli, CudnnInstallNeedsItsSourceAndSaysWhyItWillNot) {
 
 }  // namespace
 }  // namespace gpuvet::fix
+
+namespace gpuvet::fix {
+namespace {
+
+// Two toolkits, the older first, and one environment of each kind with a CUDA 12.4 torch.
+struct HookMachine {
+  TempDir dir;
+  std::string old_root = dir.path() + "/cuda-11.8";
+  std::string new_root = dir.path() + "/cuda-12.4";
+  std::string conda = dir.path() + "/miniconda3/envs/torch";
+  std::string venv = dir.path() + "/venv";
+  Facts facts;
+  std::vector<Finding> findings;
+
+  HookMachine() {
+    dir.file("venv/bin/activate",
+             "deactivate () {\n    export PATH=\"$_OLD_VIRTUAL_PATH\"\n}\n"
+             "_OLD_VIRTUAL_PATH=\"$PATH\"\nexport PATH=\"" +
+                 dir.path() + "/venv/bin:$PATH\"\n");
+    dir.file("miniconda3/envs/torch/conda-meta/history", "");
+    facts.os.family = "linux";
+    for (const auto& [root, version] : {std::pair{old_root, "11.8.89"}, {new_root, "12.4.131"}}) {
+      CudaToolkitFact t;
+      t.root = root;
+      t.version = version;
+      t.source = "default-location";
+      facts.cuda_toolkits.push_back(t);
+    }
+    for (const auto& [path, kind] : {std::pair{conda, "conda"}, {venv, "venv"}}) {
+      PythonEnvFact env;
+      env.path = path;
+      env.kind = kind;
+      FrameworkFact torch;
+      torch.name = "torch";
+      torch.package = "torch";
+      torch.gpu_build = true;
+      torch.cuda = "12.4";
+      env.frameworks.push_back(torch);
+      facts.python_envs.push_back(env);
+    }
+    Finding order;
+    order.id = "cuda.path_order";
+    order.severity = Severity::warning;
+    order.details = {{"variable", "LD_LIBRARY_PATH"},
+                     {"old_entry", old_root + "/lib64"},
+                     {"new_entry", new_root + "/lib64"},
+                     {"new_root", new_root}};
+    findings.push_back(order);
+  }
+
+  FixPlan plan() const {
+    const auto live = sys::make_live_system();
+    const sys::EnvOverlaySystem system(*live, {{"HOME", dir.path() + "/home"}});
+    auto planned = plan_fixes(facts, findings, system, live_registry(), testing::embedded_kb(),
+                              testing::messages(), {"2026-12-01T10:00:00Z", {}});
+    EXPECT_TRUE(planned) << planned.error().message;
+    return planned ? *planned : FixPlan{};
+  }
+};
+
+std::string in_bash(const std::string& script) {
+  return std::string(text::trim(
+      run_command("env -i PATH=/usr/bin:/bin LD_LIBRARY_PATH=/opt/other bash -c '" + script + "'")
+          .output));
+}
+
+TEST(FixHooks, EachEnvironmentPutsItsToolkitFirstWhileActive) {
+  HookMachine machine;
+  const FixPlan plan = machine.plan();
+  const Fix* conda = nullptr;
+  const Fix* venv = nullptr;
+  for (const auto& f : plan.fixes) {
+    if (f.id == "path.hook.torch") conda = &f;
+    if (f.id == "path.hook.venv") venv = &f;
+  }
+  ASSERT_NE(conda, nullptr);
+  ASSERT_NE(venv, nullptr);
+  // Nothing machine-wide could be fixed (no start-up line adds the old toolkit): hooks are the
+  // fix --apply all makes.
+  EXPECT_FALSE(conda->only_by_id);
+  const std::string journal = machine.dir.path() + "/journal";
+  const std::string activate_before = read(machine.venv + "/bin/activate");
+  auto id = apply_fixes({conda, venv}, journal, plan.stamp, "t");
+  ASSERT_TRUE(id) << id.error().message;
+
+  const std::string hooks = machine.conda + "/etc/conda/";
+  EXPECT_EQ(in_bash(". " + hooks + "activate.d/gpuvet-cuda.sh; echo $LD_LIBRARY_PATH"),
+            machine.new_root + "/lib64:/opt/other");
+  EXPECT_EQ(
+      in_bash(". " + hooks + "activate.d/gpuvet-cuda.sh; . " + hooks +
+              "deactivate.d/gpuvet-cuda.sh; echo $LD_LIBRARY_PATH; echo ${GPUVET_SAVED_PATH-gone}"),
+      "/opt/other\ngone");
+  EXPECT_EQ(in_bash(". " + machine.venv + "/bin/activate; echo $LD_LIBRARY_PATH"),
+            machine.new_root + "/lib64:/opt/other");
+  EXPECT_TRUE(read(machine.venv + "/bin/activate").starts_with(activate_before));
+
+  ASSERT_TRUE(undo_entry(journal, *id, false, "x"));
+  EXPECT_EQ(read(machine.venv + "/bin/activate"), activate_before);
+  EXPECT_FALSE(std::filesystem::exists(hooks + "activate.d/gpuvet-cuda.sh"));
+  EXPECT_FALSE(std::filesystem::exists(hooks + "deactivate.d/gpuvet-cuda.sh"));
+}
+
+TEST(FixHooks, XlaFindsLibdeviceInTheToolkitForThatEnvironment) {
+  HookMachine machine;
+  Finding libdevice;
+  libdevice.id = "cuda.nvvm_libdevice_missing";
+  libdevice.severity = Severity::error;
+  libdevice.details = {{"env", machine.conda}, {"toolkit", machine.new_root}};
+  machine.findings = {libdevice};
+  const FixPlan plan = machine.plan();
+  ASSERT_EQ(plan.fixes.size(), 1u);
+  EXPECT_EQ(plan.fixes[0].id, "xla.hook.torch");
+  auto id = apply_fixes({&plan.fixes[0]}, machine.dir.path() + "/j", plan.stamp, "t");
+  ASSERT_TRUE(id) << id.error().message;
+  const std::string hooks = machine.conda + "/etc/conda/";
+  EXPECT_EQ(in_bash("XLA_FLAGS=--xla_dump_to=/tmp/x; . " + hooks +
+                    "activate.d/gpuvet-xla.sh; echo $XLA_FLAGS"),
+            "--xla_dump_to=/tmp/x --xla_gpu_cuda_data_dir=" + machine.new_root);
+  EXPECT_EQ(in_bash(". " + hooks + "activate.d/gpuvet-xla.sh; . " + hooks +
+                    "deactivate.d/gpuvet-xla.sh; echo ${XLA_FLAGS-unset}"),
+            "unset");
+}
+
+}  // namespace
+}  // namespace gpuvet::fix
