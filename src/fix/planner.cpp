@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <nlohmann/json.hpp>
 
 #include "core/paths.hpp"
 #include "core/text.hpp"
@@ -119,6 +120,7 @@ class Planner {
       fix.actions.push_back(comment_out(origin));
       fix.needs_admin = fix.needs_admin || needs_admin(origin.script->target);
     }
+    conda_state_removal(name, value, fix);
     if (windows_) saved_variable_removal(name, fix);
     if (!fix.actions.empty()) {
       plan_.fixes.push_back(std::move(fix));
@@ -132,6 +134,33 @@ class Planner {
                ? text("fix.refused.no_origin", {{"name", name}, {"value", value}})
                : text("fix.refused.other_value",
                       {{"name", name}, {"value", value}, {"lines", text::join(elsewhere, ", ")}}));
+  }
+
+  // `conda env config vars set` keeps its variables in the environment's conda-meta/state
+  // (conda/base/constants.py PREFIX_STATE_FILE), which conda activate exports.
+  void conda_state_removal(const std::string& name, const std::string& value, Fix& fix) {
+    for (const auto& env : facts_.python_envs) {
+      if (env.kind != "conda") continue;
+      const std::string path = paths::join(env.path, "conda-meta/state");
+      auto bytes = system_.read_text(path);
+      if (!bytes) continue;
+      auto state = nlohmann::ordered_json::parse(*bytes, nullptr, false);
+      if (!state.is_object() || !state.contains("env_vars") || !state["env_vars"].is_object()) {
+        continue;
+      }
+      auto& vars = state["env_vars"];
+      if (!vars.contains(name) || !vars[name].is_string() || vars[name] != value) continue;
+      vars.erase(name);
+      Action a;
+      a.kind = ActionKind::write_file;
+      a.target = path;
+      a.before = "\"" + name + "\": \"" + value + "\"";
+      a.after = text("fix.conda_state.after", {{"name", name}});
+      a.old_bytes = *bytes;
+      a.new_bytes = state.dump(2) + "\n";
+      fix.actions.push_back(std::move(a));
+      fix.needs_admin = fix.needs_admin || needs_admin(path);
+    }
   }
 
   void saved_variable_removal(const std::string& name, Fix& fix) {

@@ -37,6 +37,7 @@ std::string render_fix_json(const fix::FixPlan& plan) {
                             {"finding", f.finding},
                             {"summary", f.summary},
                             {"needs_admin", f.needs_admin},
+                            {"only_by_id", f.only_by_id},
                             {"actions", std::move(actions)}});
   }
   out["refused"] = json::array();
@@ -59,6 +60,7 @@ std::string render_fix_text(const fix::FixPlan& plan, const kb::Messages& messag
   for (const auto& f : plan.fixes) {
     out += fmt::format("\n  {}  ({})\n", paint(f.id, fmt::emphasis::bold), f.finding);
     out += "    " + f.summary + "\n";
+    if (f.only_by_id) out += "    " + messages.text("fix.text.only_by_id", {{"id", f.id}}) + "\n";
     if (f.needs_admin)
       out += "    " +
              paint(messages.text("fix.text.needs_admin"), fmt::fg(fmt::terminal_color::yellow)) +

@@ -10,6 +10,7 @@
 
 #include "cli_support.hpp"
 #include "core/text.hpp"
+#include "fix/apply.hpp"
 #include "fix/origins.hpp"
 #include "fix/planner.hpp"
 #include "fix/target_files.hpp"
@@ -215,6 +216,37 @@ TEST(FixPlannerLive, ACondaActivationScriptIsAnOrigin) {
   ASSERT_EQ(plan->refused.size(), 1u);
   EXPECT_NE(plan->refused[0].target.find(".profile:1"), std::string::npos);
   EXPECT_NE(plan->refused[0].reason.find("does more than set"), std::string::npos);
+}
+
+TEST(FixPlannerLive, ACondaEnvironmentVariableIsRemovedFromItsState) {
+  TempDir dir;
+  const std::string env_path = dir.path() + "/envs/tf";
+  const std::string state_bytes =
+      "{\n  \"env_vars\": {\n    \"CUDA_VISIBLE_DEVICES\": \"-1\",\n    \"OTHER\": \"x\"\n  }\n}";
+  const std::string state = dir.file("envs/tf/conda-meta/state", state_bytes);
+  const auto live = sys::make_live_system();
+  const sys::EnvOverlaySystem system(
+      *live, {{"HOME", dir.path() + "/home"}, {"CUDA_VISIBLE_DEVICES", "-1"}});
+  Facts facts;
+  facts.os.family = "linux";
+  PythonEnvFact env;
+  env.path = env_path;
+  env.kind = "conda";
+  facts.python_envs.push_back(env);
+  Finding hidden;
+  hidden.id = "gpu.not_visible";
+  hidden.severity = Severity::error;
+  auto plan = plan_fixes(facts, {hidden}, system, live_registry(), testing::embedded_kb(),
+                         testing::messages(), {"2026-12-01T10:00:00Z", {}});
+  ASSERT_TRUE(plan) << plan.error().message;
+  ASSERT_EQ(plan->fixes.size(), 1u);
+  auto id = apply_fixes({&plan->fixes[0]}, dir.path() + "/j", plan->stamp, "t");
+  ASSERT_TRUE(id) << id.error().message;
+  const auto written = nlohmann::json::parse(read(state));
+  EXPECT_FALSE(written["env_vars"].contains("CUDA_VISIBLE_DEVICES"));
+  EXPECT_EQ(written["env_vars"]["OTHER"], "x");
+  ASSERT_TRUE(undo_entry(dir.path() + "/j", *id, false, "x"));
+  EXPECT_EQ(read(state), state_bytes);
 }
 
 TEST(FixOwners, AFileDpkgInstalledIsNotMoved) {
