@@ -72,11 +72,20 @@ Result<std::vector<const fix::Fix*>> selected(const fix::FixPlan& plan,
   return out;
 }
 
-// Two fixes that would set one line, or one registry value, to different things.
+// Two fixes that would set one line, or one registry value, to different things, or one that
+// rewrites a whole file another one edits.
 std::optional<std::string> conflict(const std::vector<const fix::Fix*>& fixes) {
   std::map<std::string, std::pair<std::string, std::string>> seen;  // target -> (after, fix)
+  std::map<std::string, std::string> touched;                       // target -> fix
   for (const fix::Fix* f : fixes) {
     for (const auto& a : f->actions) {
+      const auto other = touched.find(a.target);
+      if (other != touched.end() && other->second != f->id &&
+          (a.kind == fix::ActionKind::write_file || a.kind == fix::ActionKind::move_file)) {
+        return fmt::format("{} and {} both change {}; apply them one at a time", other->second,
+                           f->id, a.target);
+      }
+      touched.emplace(a.target, f->id);
       const std::string key = a.target + "|" + a.value_name + "|" +
                               (a.line ? std::to_string(*a.line) : std::string("whole"));
       const auto it = seen.find(key);
@@ -169,15 +178,25 @@ int run_fix(const FixOptions& options) {
     print(context->messages.text("fix.text.none") + "\n");
     return kExitOk;
   }
-  if (auto clash = conflict(*chosen)) return fail(*clash);
-  for (const fix::Fix* f : *chosen) {
-    if (f->needs_admin && !fix::running_as_admin()) {
-      return fail(
-          fmt::format("{} needs administrator rights: run gpuvet as root (or an elevated "
-                      "terminal on Windows), or apply the other fixes by id",
-                      f->id));
+  // --apply all leaves out what needs an administrator, and says so; a fix named is refused.
+  const bool all =
+      std::find(options.apply.begin(), options.apply.end(), "all") != options.apply.end();
+  if (!fix::running_as_admin()) {
+    for (const fix::Fix* f : *chosen) {
+      if (f->needs_admin && !all) {
+        return fail(
+            fmt::format("{} needs administrator rights: run gpuvet as root (or an "
+                        "elevated terminal on Windows)",
+                        f->id));
+      }
+      if (f->needs_admin) {
+        print(context->messages.text("fix.text.skipped_admin", {{"id", f->id}}) + "\n");
+      }
     }
+    std::erase_if(*chosen, [](const fix::Fix* f) { return f->needs_admin; });
+    if (chosen->empty()) return kExitFound;
   }
+  if (auto clash = conflict(*chosen)) return fail(*clash);
   if (!options.yes) {
     if (!platform::stdin_is_terminal()) {
       return fail(

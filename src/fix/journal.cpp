@@ -8,6 +8,7 @@
 
 #include "core/new_file.hpp"
 #include "core/paths.hpp"
+#include "core/text.hpp"
 
 namespace gpuvet::fix {
 
@@ -76,8 +77,11 @@ json action_json(const JournalAction& a) {
 std::optional<std::string> inner_path(const json& j, const char* key) {
   auto path = optional_text(j, key);
   if (!path) return path;
-  if (paths::is_absolute(*path) || path->find("..") != std::string::npos ||
-      path->find(':') != std::string::npos) {
+  bool outside = paths::is_absolute(*path) || path->find(':') != std::string::npos ||
+                 path->find('\\') != std::string::npos;
+  for (const auto& part : text::split(*path, '/'))
+    outside = outside || part.empty() || part == "." || part == "..";
+  if (outside) {
     throw std::runtime_error(fmt::format("{} \"{}\" lies outside the entry", key, *path));
   }
   return path;

@@ -211,6 +211,18 @@ class Planner {
       fix.actions.push_back(comment_out(origin));
       fix.needs_admin = fix.needs_admin || needs_admin(origin.script->target);
     }
+    // CUDA_HOME set to the older toolkit beside it sends build tools there too.
+    const auto old_root = finding.details.find("old_root");
+    if (!fix.actions.empty() && old_root != finding.details.end()) {
+      for (const auto& origin : origins_of(scripts_, "CUDA_HOME")) {
+        if (paths::normalize(origin.assignment.value) != paths::normalize(old_root->second) ||
+            !origin.assignment.sole) {
+          continue;
+        }
+        fix.actions.push_back(comment_out(origin));
+        fix.needs_admin = fix.needs_admin || needs_admin(origin.script->target);
+      }
+    }
     if (!fix.actions.empty()) {
       plan_.fixes.push_back(std::move(fix));
     } else {

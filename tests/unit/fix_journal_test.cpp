@@ -193,7 +193,7 @@ TEST_F(FixJournal, ACorruptEntryIsAClearErrorAndNothingIsTouched) {
   ASSERT_TRUE(id);
   const std::string changed = read(rc);
   std::string escaping = read(entry_directory(journal, *id) + "/entry.json");
-  escaping.replace(escaping.find("originals/0"), 11, "../../../x");
+  escaping.replace(escaping.find("originals/0"), 11, "originals/../../x");
   for (const std::string& corrupt :
        {std::string("{not json"), std::string("\x00\x01\x02", 3), std::string("{}"), escaping}) {
     dir.file("state/gpuvet/" + *id + "/entry.json", corrupt);

@@ -135,6 +135,14 @@ TEST_F(FixCli, OnlyOneFixById) {
   EXPECT_EQ(read(rc).find("\n    export TF_CPP_MIN_LOG_LEVEL=3\n"), std::string::npos);
 }
 
+TEST_F(FixCli, FixesThatWouldChangeOneFileTwoWaysAreRefusedTogether) {
+  const Outcome run =
+      run_gpuvet("fix --apply all env.set.TF_FORCE_GPU_ALLOW_GROWTH --yes", env("SHELL=/bin/bash"));
+  EXPECT_EQ(run.status, 2) << run.out;
+  EXPECT_NE(run.err.find("apply them one at a time"), std::string::npos) << run.err;
+  EXPECT_EQ(read(rc), kBashrc);
+}
+
 TEST_F(FixCli, ADotfileLinkIsEditedWhereItLives) {
   std::filesystem::remove(rc);
   const std::string real = dir.file("dotfiles/bashrc", kBashrc);
@@ -370,6 +378,7 @@ struct HookMachine {
     order.details = {{"variable", "LD_LIBRARY_PATH"},
                      {"old_entry", old_root + "/lib64"},
                      {"new_entry", new_root + "/lib64"},
+                     {"old_root", old_root},
                      {"new_root", new_root}};
     findings.push_back(order);
   }
@@ -424,6 +433,34 @@ TEST(FixHooks, EachEnvironmentPutsItsToolkitFirstWhileActive) {
   EXPECT_EQ(read(machine.venv + "/bin/activate"), activate_before);
   EXPECT_FALSE(std::filesystem::exists(hooks + "activate.d/gpuvet-cuda.sh"));
   EXPECT_FALSE(std::filesystem::exists(hooks + "deactivate.d/gpuvet-cuda.sh"));
+}
+
+TEST(FixHooks, TheLineThatPutsTheOldToolkitFirstIsTheDefaultFix) {
+  HookMachine machine;
+  const std::string rc = machine.dir.file(
+      "home/.bashrc",
+      "export CUDA_HOME=" + machine.old_root + "\nexport LD_LIBRARY_PATH=" + machine.old_root +
+          "/lib64:$LD_LIBRARY_PATH\nexport LD_LIBRARY_PATH=" + machine.new_root +
+          "/lib64:" + machine.old_root + "/lib64\nexport CUDA_HOME=" + machine.new_root + "\n");
+  const FixPlan plan = machine.plan();
+  const Fix* order = nullptr;
+  for (const auto& f : plan.fixes) {
+    if (f.id == "path.order.LD_LIBRARY_PATH") order = &f;
+    // The machine-wide order is fixed: the hooks wait to be named.
+    if (f.id.starts_with("path.hook.")) {
+      EXPECT_TRUE(f.only_by_id) << f.id;
+    }
+  }
+  ASSERT_NE(order, nullptr);
+  std::vector<size_t> lines;
+  for (const auto& a : order->actions) {
+    EXPECT_EQ(a.target, rc);
+    lines.push_back(*a.line);
+  }
+  EXPECT_EQ(lines, (std::vector<size_t>{2, 1}));
+  // The line that names both toolkits is named, not edited.
+  ASSERT_EQ(plan.refused.size(), 1u);
+  EXPECT_NE(plan.refused[0].target.find(".bashrc:3"), std::string::npos);
 }
 
 TEST(FixHooks, XlaFindsLibdeviceInTheToolkitForThatEnvironment) {
