@@ -186,3 +186,49 @@ TEST(FixScriptEncodings, Utf8BomIsKeptAndBrokenUtf16IsRefused) {
 
 }  // namespace
 }  // namespace gpuvet::fix
+
+#include <random>
+
+namespace gpuvet::fix {
+namespace {
+
+// Random bytes, and scripts cut and spliced at random: the reader never crashes, a decoded script
+// encodes back to its bytes, and whatever it calls an assignment comments out to one line.
+TEST(FixScriptFuzz, AnyBytesAreReadSafely) {
+  std::mt19937 random(7);
+  const std::string seeds[] = {"export CUDA_VISIBLE_DEVICES=\"-1\" # x\n",
+                               "set \"CUDA_VISIBLE_DEVICES=-1\"\r\n",
+                               "setenv CUDA_VISIBLE_DEVICES -1\n",
+                               "set -gx CUDA_VISIBLE_DEVICES '-1'\n",
+                               "CUDA_VISIBLE_DEVICES='a'\\''b' ; x\n",
+                               std::string("\xFF\xFE"
+                                           "e\0x\0",
+                                           6)};
+  for (int round = 0; round < 20000; ++round) {
+    std::string bytes = seeds[random() % std::size(seeds)];
+    const int edits = static_cast<int>(random() % 4);
+    for (int e = 0; e < edits && !bytes.empty(); ++e) {
+      const size_t at = random() % bytes.size();
+      if (random() % 2) {
+        bytes[at] = static_cast<char>(random());
+      } else {
+        bytes.insert(at, seeds[random() % std::size(seeds)].substr(0, random() % 12));
+      }
+    }
+    if (const auto text = decode_script(bytes)) {
+      EXPECT_EQ(encode_script(*text), bytes);
+      for (const auto kind : {ScriptKind::posix_shell, ScriptKind::csh, ScriptKind::fish,
+                              ScriptKind::etc_environment, ScriptKind::batch}) {
+        for (const auto& line : split_lines(text->utf8)) {
+          if (!assignment_of(line.text, "CUDA_VISIBLE_DEVICES", kind)) continue;
+          const std::string out = commented_out(line.text, kind, "m");
+          EXPECT_EQ(out.find('\n'), std::string::npos);
+          EXPECT_FALSE(assignment_of(out, "CUDA_VISIBLE_DEVICES", kind)) << out;
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace gpuvet::fix
