@@ -8,6 +8,8 @@ namespace gpuvet::text {
 
 std::vector<std::string> split(std::string_view s, char separator);
 std::string_view trim(std::string_view s);
+// Appends a Unicode code point as UTF-8.
+void append_utf8(std::string& out, char32_t code_point);
 std::string to_lower(std::string_view s);
 std::string join(const std::vector<std::string>& parts, std::string_view separator);
 // Every occurrence of `from` (not empty) replaced by `to`.

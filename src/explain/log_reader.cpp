@@ -19,24 +19,6 @@ constexpr size_t kSniffBytes = 4096;
 // Big enough that the per-chunk work vanishes, small enough to stay in the L2 cache.
 constexpr size_t kReadChunkBytes = 256 * 1024;
 
-void append_utf8(std::string& out, char32_t cp) {
-  if (cp < 0x80) {
-    out.push_back(static_cast<char>(cp));
-  } else if (cp < 0x800) {
-    out.push_back(static_cast<char>(0xC0 | (cp >> 6)));
-    out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  } else if (cp < 0x10000) {
-    out.push_back(static_cast<char>(0xE0 | (cp >> 12)));
-    out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-    out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  } else {
-    out.push_back(static_cast<char>(0xF0 | (cp >> 18)));
-    out.push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
-    out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-    out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  }
-}
-
 }  // namespace
 
 std::string clean_line(std::string_view line) {
@@ -284,15 +266,16 @@ void LogReader::decode_utf16(std::string_view bytes, std::string& out) {
       if (i + 3 >= data.size()) break;  // the low half comes with the next chunk
       const char16_t low = unit(i + 2);
       if (low >= 0xDC00 && low <= 0xDFFF) {
-        append_utf8(out, 0x10000 + ((static_cast<char32_t>(u) - 0xD800) << 10) + (low - 0xDC00));
+        text::append_utf8(out,
+                          0x10000 + ((static_cast<char32_t>(u) - 0xD800) << 10) + (low - 0xDC00));
         i += 4;
         continue;
       }
-      append_utf8(out, 0xFFFD);
+      text::append_utf8(out, 0xFFFD);
       i += 2;
       continue;
     }
-    append_utf8(out, (u >= 0xDC00 && u <= 0xDFFF) ? char32_t{0xFFFD} : char32_t{u});
+    text::append_utf8(out, (u >= 0xDC00 && u <= 0xDFFF) ? char32_t{0xFFFD} : char32_t{u});
     i += 2;
   }
   utf16_carry_ = data.substr(i);

@@ -207,24 +207,6 @@ std::string single_quoted(std::string_view value) {
 constexpr std::string_view kUtf8Bom = "\xEF\xBB\xBF";
 constexpr std::string_view kUtf16LeBom = "\xFF\xFE";
 
-void append_utf8(std::string& out, char32_t c) {
-  if (c < 0x80) {
-    out.push_back(static_cast<char>(c));
-  } else if (c < 0x800) {
-    out.push_back(static_cast<char>(0xC0 | (c >> 6)));
-    out.push_back(static_cast<char>(0x80 | (c & 0x3F)));
-  } else if (c < 0x10000) {
-    out.push_back(static_cast<char>(0xE0 | (c >> 12)));
-    out.push_back(static_cast<char>(0x80 | ((c >> 6) & 0x3F)));
-    out.push_back(static_cast<char>(0x80 | (c & 0x3F)));
-  } else {
-    out.push_back(static_cast<char>(0xF0 | (c >> 18)));
-    out.push_back(static_cast<char>(0x80 | ((c >> 12) & 0x3F)));
-    out.push_back(static_cast<char>(0x80 | ((c >> 6) & 0x3F)));
-    out.push_back(static_cast<char>(0x80 | (c & 0x3F)));
-  }
-}
-
 void append_utf16le(std::string& out, char32_t c) {
   const auto unit = [&](char32_t u) {
     out.push_back(static_cast<char>(u & 0xFF));
@@ -257,7 +239,7 @@ std::optional<std::string> utf16le_to_utf8(std::string_view bytes) {
     } else if (c >= 0xDC00 && c <= 0xDFFF) {
       return std::nullopt;
     }
-    append_utf8(out, c);
+    text::append_utf8(out, c);
   }
   return out;
 }

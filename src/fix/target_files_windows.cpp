@@ -3,6 +3,7 @@
 #include <random>
 #include <vector>
 
+#include "core/new_file.hpp"
 #include "core/paths.hpp"
 #include "core/text.hpp"
 #include "core/win32_text.hpp"
@@ -18,27 +19,6 @@ Error failure(const std::string& what, DWORD code) {
 
 std::wstring wide(const std::string& path) {
   return win32::native_path(path);
-}
-
-Result<bool> write_new(const std::string& path, std::string_view bytes) {
-  HANDLE file = CreateFileW(wide(path).c_str(), GENERIC_WRITE, 0, nullptr, CREATE_NEW,
-                            FILE_ATTRIBUTE_NORMAL | FILE_FLAG_OPEN_REPARSE_POINT, nullptr);
-  if (file == INVALID_HANDLE_VALUE) return failure(path, GetLastError());
-  size_t done = 0;
-  while (done < bytes.size()) {
-    const DWORD piece = static_cast<DWORD>(std::min<size_t>(bytes.size() - done, 1u << 30));
-    DWORD written = 0;
-    if (!WriteFile(file, bytes.data() + done, piece, &written, nullptr) || written == 0) {
-      const DWORD error = GetLastError();
-      CloseHandle(file);
-      DeleteFileW(wide(path).c_str());
-      return failure(path, error);
-    }
-    done += written;
-  }
-  FlushFileBuffers(file);
-  CloseHandle(file);
-  return true;
 }
 
 std::optional<std::pair<HKEY, std::wstring>> split_key(const std::string& key) {
@@ -107,7 +87,7 @@ Result<bool> replace_target(const std::string& path, std::string_view bytes,
   std::random_device seed;
   const std::string temporary =
       path + ".gpuvet-" + std::to_string(GetCurrentProcessId()) + "-" + std::to_string(seed());
-  if (auto written = write_new(temporary, bytes); !written) return written;
+  if (auto written = write_new_file(temporary, bytes, false); !written) return written;
   const BOOL replaced = state->exists
                             ? ReplaceFileW(wide(path).c_str(), wide(temporary).c_str(), nullptr,
                                            REPLACEFILE_IGNORE_MERGE_ERRORS, nullptr, nullptr)
