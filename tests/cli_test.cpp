@@ -265,7 +265,9 @@ TEST(Cli, OversizedSnapshotsAreRefusedQuickly) {
     const std::string path = dir.file(name, contents);
     const auto started = std::chrono::steady_clock::now();
     const Outcome run = gpuvet("check --snapshot " + path);
-    EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(5)) << name;
+    // A guard against a hang, not a speed test (speed is bench/'s): under ASan on a busy 2-core
+    // machine a refusal took 7 s against a 5 s limit.
+    EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(60)) << name;
     EXPECT_EQ(run.status, 2) << name;
     EXPECT_EQ(line_count(run.err), 1u) << name << ": " << run.err;
     EXPECT_NE(run.err.find(name), std::string::npos) << run.err;
