@@ -42,6 +42,7 @@ struct Result {
   std::optional<double> peak;
   std::optional<double> fraction_of_peak;
   bool ok = false;
+  bool ran = true;  // false: never started (nothing to run it on, or the run stopped before it)
   std::string detail;
   std::vector<Point> series;  // bandwidth against transfer size, when swept
 };
@@ -52,6 +53,10 @@ struct Report {
   // Why nothing ran at all (no driver, no GPU): the finding id and its words.
   std::optional<std::string> failure_id;
   std::optional<std::string> failure;
+  // What to do about it: the fix of check's first cause on this machine, where one was found.
+  std::vector<std::string> failure_fix;
+  // The run's own words when check's cause replaced them ("libcuda.so.1 cannot be loaded").
+  std::optional<std::string> failure_detail;
 };
 
 }  // namespace gpuvet::bench

@@ -164,6 +164,7 @@ Report parse_child_output(const platform::ChildOutcome& outcome, Mode mode) {
     Result missing;
     missing.name = name;
     missing.unit = unit_of(name);
+    missing.ran = false;
     missing.detail = report.failure ? "did not run: " + *report.failure : "did not run";
     report.results.push_back(std::move(missing));
   }

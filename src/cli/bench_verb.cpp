@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -13,10 +14,12 @@
 #include "cli/common.hpp"
 #include "cli/verb.hpp"
 #include "core/paths.hpp"
+#include "pipeline/diagnose.hpp"
 #include "platform/terminal.hpp"
 #include "probes/probes.hpp"
 #include "report/render_bench.hpp"
 #include "report/render_bench_html.hpp"
+#include "report/report.hpp"
 
 namespace gpuvet::cli {
 
@@ -78,6 +81,30 @@ Result<bench::Report> measure(bench::Mode mode, const kb::Kb& kb, const kb::Mess
   return report;
 }
 
+// Nothing ran: the cause is check's first cause on this machine, with its fix, so that verify,
+// bench and check say the same thing (a machine without a GPU is gpu.none, not driver.missing).
+void explain_failure(bench::Report& report, const kb::Kb& kb, const kb::Messages& messages) {
+  const bool ran_any = std::any_of(report.results.begin(), report.results.end(),
+                                   [](const bench::Result& r) { return r.ran; });
+  // Only where the run found nothing to run on: a driver that crashed or hung says more itself.
+  const bool nothing_to_run_on = report.failure_id == "driver.missing" ||
+                                 report.failure_id == "gpu.none" ||
+                                 report.failure_id == "gpu.not_visible";
+  if (!report.failure || ran_any || !nothing_to_run_on) return;
+  const auto system = sys::make_live_system(live_options());
+  auto diagnosis = pipeline::diagnose(*system, kb, messages);
+  if (!diagnosis) return;
+  for (const Finding* f : report::findings_to_fix(diagnosis->findings)) {
+    if (f->severity != Severity::error) continue;
+    if (f->layer != Layer::hardware && f->layer != Layer::driver) return;
+    if (f->id != report.failure_id) report.failure_detail = report.failure;
+    report.failure_id = f->id;
+    report.failure = f->title;
+    report.failure_fix = f->fix;
+    return;
+  }
+}
+
 Layer layer_of(const std::string& id) {
   if (id.starts_with("driver.")) return Layer::driver;
   if (id.starts_with("gpu.")) return Layer::hardware;
@@ -92,6 +119,7 @@ int run_bench(const BenchArgs& args, const kb::Kb& kb, const kb::Messages& messa
                                         : bench::Mode::full;
   auto report = measure(mode, kb, messages, nullptr, color && !args.json);
   if (!report) return fail(report.error().message);
+  explain_failure(*report, kb, messages);
   const bool passed = args.verify ? bench::verify_passed(*report) : !report->failure;
   if (!args.html.empty()) {
     std::ofstream out(paths::to_fs(args.html), std::ios::binary | std::ios::trunc);
@@ -100,8 +128,13 @@ int run_bench(const BenchArgs& args, const kb::Kb& kb, const kb::Messages& messa
     out.close();
     if (!out) return fail(fmt::format("cannot write {}", args.html));
   }
-  print(args.json ? report::render_bench_json(*report)
-                  : report::render_bench_text(*report, messages, args.verify, passed, color));
+  std::string out = args.json
+                        ? report::render_bench_json(*report)
+                        : report::render_bench_text(*report, messages, args.verify, passed, color);
+  if (!args.html.empty() && !args.json) {
+    out += messages.text("bench.text.html_written", {{"file", args.html}}) + "\n";
+  }
+  print(out);
   return passed ? kExitOk : kExitFound;
 }
 

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 
 #include "bench/bench_json.hpp"
@@ -38,6 +39,9 @@ std::string render_bench_json(const bench::Report& report) {
                        {"peak", or_null(r.peak)},
                        {"fraction_of_peak", or_null(r.fraction_of_peak)},
                        {"ok", r.ok},
+                       {"status", r.ok    ? "ok"
+                                  : r.ran ? "failed"
+                                          : "not_run"},
                        {"detail", r.detail},
                        {"series", series}});
   }
@@ -45,7 +49,9 @@ std::string render_bench_json(const bench::Report& report) {
                {"device", report.device ? bench::device_to_json(*report.device) : ordered(nullptr)},
                {"results", results}};
   j["failure"] = report.failure ? ordered{{"id", report.failure_id.value_or("other")},
-                                          {"why", *report.failure}}
+                                          {"why", *report.failure},
+                                          {"fix", report.failure_fix},
+                                          {"detail", or_null(report.failure_detail)}}
                                 : ordered(nullptr);
   return j.dump(2) + "\n";
 }
@@ -70,12 +76,20 @@ std::string render_bench_text(const bench::Report& report, const kb::Messages& m
   }
   if (report.failure) {
     out += " " + paint("✖", fmt::fg(fmt::terminal_color::red)) + " " + *report.failure + "\n   " +
-           paint(report.failure_id.value_or("other"), fmt::emphasis::faint) + "\n\n";
+           paint(report.failure_id.value_or("other"), fmt::emphasis::faint) + "\n";
+    if (report.failure_detail)
+      out += "   " + paint(*report.failure_detail, fmt::emphasis::faint) + "\n";
+    for (const auto& step : report.failure_fix)
+      out += "   " + m.text("bench.text.fix", {{"step", step}}) + "\n";
+    out += "\n";
   }
   for (const auto& r : report.results) {
-    const std::string mark = r.ok ? paint("✔", fmt::fg(fmt::terminal_color::green))
-                                  : paint("✖", fmt::fg(fmt::terminal_color::red));
-    std::string value = r.value ? number(*r.value) + " " + r.unit : std::string("—");
+    const std::string mark = r.ok    ? paint("✔", fmt::fg(fmt::terminal_color::green))
+                             : r.ran ? paint("✖", fmt::fg(fmt::terminal_color::red))
+                                     : paint("·", fmt::emphasis::faint);
+    std::string value = r.value ? number(*r.value) + " " + r.unit
+                        : r.ran ? std::string("—")
+                                : m.text("bench.text.not_run");
     std::string peak;
     if (r.peak && r.fraction_of_peak) {
       peak = m.text("bench.text.of_peak",
@@ -84,15 +98,19 @@ std::string render_bench_text(const bench::Report& report, const kb::Messages& m
     }
     out += fmt::format(" {} {:<24} {:>14}  {}\n", mark, r.name, value, peak);
     // A result that did not run because of the failure above says nothing new.
-    const bool repeats_failure = report.failure && r.detail == "did not run: " + *report.failure;
+    const bool repeats_failure = report.failure && !r.ran;
     if (!r.detail.empty() && !repeats_failure) {
       out += "     " + paint(r.detail, fmt::emphasis::faint) + "\n";
     }
   }
   if (verify) {
+    const bool ran_none = std::none_of(report.results.begin(), report.results.end(),
+                                       [](const bench::Result& r) { return r.ran; });
     out += "\n " +
            (passed ? paint(m.text("bench.text.verify_passed"), fmt::fg(fmt::terminal_color::green))
-                   : paint(m.text("bench.text.verify_failed"), fmt::fg(fmt::terminal_color::red))) +
+            : ran_none
+                ? paint(m.text("bench.text.verify_not_run"), fmt::fg(fmt::terminal_color::red))
+                : paint(m.text("bench.text.verify_failed"), fmt::fg(fmt::terminal_color::red))) +
            "\n";
   }
   return out;

@@ -142,8 +142,9 @@ std::string results_section(const std::vector<bench::Result>& results) {
         usable(r.value) ? esc(with_unit(*r.value, r.unit)) : none,
         usable(r.peak) ? esc(with_unit(*r.peak, r.unit)) : none,
         fraction ? esc(percent(*fraction)) : none,
-        r.ok ? "<span class=\"yes\" title=\"ok\">✔</span>"
-             : "<span class=\"no\" title=\"not ok\">✖</span>",
+        r.ok    ? "<span class=\"yes\" title=\"ok\">✔</span>"
+        : r.ran ? "<span class=\"no\" title=\"failed\">✖</span>"
+                : "<span title=\"not run\">· not run</span>",
         esc(r.detail));
   }
   return out + "</tbody>\n</table>\n</section>\n";
@@ -239,16 +240,25 @@ std::string render_bench_html(const bench::Report& report, const std::string& ti
   const std::string device_name =
       report.device && !report.device->name.empty() ? report.device->name : "unknown device";
   size_t ok = 0;
-  for (const auto& r : report.results)
+  size_t not_run = 0;
+  for (const auto& r : report.results) {
     ok += r.ok ? 1 : 0;
+    not_run += r.ran ? 0 : 1;
+  }
   out += "<p class=\"subtitle\">gpuvet bench · " + esc(device_name) + "</p>\n";
-  out += fmt::format("<p class=\"summary\">{} results: {} ok, {} did not run or failed.</p>\n",
-                     report.results.size(), ok, report.results.size() - ok);
+  out += fmt::format("<p class=\"summary\">{} results: {} ok, {} failed, {} not run.</p>\n",
+                     report.results.size(), ok, report.results.size() - ok - not_run, not_run);
   out += "</header>\n";
   if (report.failure || report.failure_id) {
     out += "<section class=\"failure\" role=\"alert\">\n<h2>✖ The benchmark did not run</h2>\n";
     if (report.failure) out += "<p>" + esc(*report.failure) + "</p>\n";
     if (report.failure_id) out += "<p>Finding: <code>" + esc(*report.failure_id) + "</code></p>\n";
+    if (!report.failure_fix.empty()) {
+      out += "<p>Fix:</p>\n<ul>\n";
+      for (const auto& step : report.failure_fix)
+        out += "<li>" + esc(step) + "</li>\n";
+      out += "</ul>\n";
+    }
     out += "</section>\n";
   }
   out += "<main>\n";

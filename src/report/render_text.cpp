@@ -135,6 +135,8 @@ void render_verdict(std::string& out, const Report& report, const kb::Messages& 
                                   {"warnings", std::to_string(report.summary.warnings)}}) +
          " · " + m.text(report.summary.gpu_ready ? "report.gpu_ready.yes" : "report.gpu_ready.no") +
          "\n";
+  // Ready by the files: the next step is to see the GPU compute.
+  if (report.summary.gpu_ready) out += " " + m.text("report.next_verify") + "\n";
 }
 
 }  // namespace
