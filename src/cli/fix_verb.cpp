@@ -106,14 +106,10 @@ bool confirmed(const Context& context) {
   return answer == "yes";
 }
 
-std::map<std::string, std::string> process_environment(const sys::System& system) {
-  return system.environment();
-}
-
 // What `check` says in a new shell: the variables the applied fixes stopped setting are gone.
 void report_recheck(const sys::System& live, const pipeline::Report& before,
                     const std::vector<const fix::Fix*>& applied, const Context& context) {
-  auto env = process_environment(live);
+  auto env = live.environment();
   for (const fix::Fix* f : applied) {
     for (const auto& name : f->unsets)
       env.erase(name);
