@@ -35,6 +35,7 @@ VerbRun declare_plan(CLI::App& command);
 VerbRun declare_kb(CLI::App& command);
 VerbRun declare_fix(CLI::App& command);
 VerbRun declare_undo(CLI::App& command);
+VerbRun declare_fleet(CLI::App& command);
 VerbRun declare_native_query(CLI::App& command);
 
 }  // namespace gpuvet::cli

@@ -26,6 +26,9 @@ const std::vector<Verb>& verbs() {
       {"fix", "Repair what is safe to repair at its origin: a dry run unless --apply, journaled",
        declare_fix},
       {"undo", "Take a fix back from the journal, byte for byte", declare_undo},
+      {"fleet",
+       "Many machines: collect snapshots through Slurm, then report broken nodes and drift",
+       declare_fleet},
       {"kb", "Ask the knowledge base: a GPU, a CUDA or cuDNN version, a framework's builds",
        declare_kb},
       // Hidden: the child process of a native query (system/native_query.hpp).

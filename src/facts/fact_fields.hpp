@@ -14,6 +14,7 @@ struct JsonFields<OsFacts> {
       json_field("version", &T::version), json_field("release", &T::release),
       json_field("kernel", &T::kernel), json_field("arch", &T::arch), json_field("wsl", &T::wsl),
       json_field("container", &T::container), json_field("remote_session", &T::remote_session),
+      json_field("hostname", &T::hostname),
       json_field("long_paths_enabled", &T::long_paths_enabled),
       json_field("memory_integrity", &T::memory_integrity),
       json_field("tdr_delay_s", &T::tdr_delay_s));

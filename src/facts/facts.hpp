@@ -21,6 +21,7 @@ struct OsFacts {
   bool wsl = false;
   std::optional<std::string> container;  // "docker", "podman", "kubernetes", "lxc" ...
   bool remote_session = false;
+  std::optional<std::string> hostname;
   // Windows: HKLM\SYSTEM\CurrentControlSet\Control\FileSystem LongPathsEnabled = 1; null when
   // the key was not read.
   std::optional<bool> long_paths_enabled;

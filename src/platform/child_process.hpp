@@ -19,8 +19,13 @@ struct ChildOutcome {
   std::string detail;  // why it failed to start, or the signal's name
 };
 
+// Where the child's standard error goes: nowhere, or into `output` with its standard output (for a
+// program whose complaints are the answer, such as a scheduler's client).
+enum class ChildStderr { discard, merge };
+
 ChildOutcome run_child(const std::string& executable, const std::vector<std::string>& arguments,
-                       std::chrono::milliseconds timeout, size_t max_output = size_t{1} << 20);
+                       std::chrono::milliseconds timeout, size_t max_output = size_t{1} << 20,
+                       ChildStderr error_output = ChildStderr::discard);
 
 // A child that answers requests: lines written to its standard input, each reply read from its
 // standard output up to a line of its own that ends it. Every reply has a deadline; a child that

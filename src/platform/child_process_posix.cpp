@@ -129,12 +129,13 @@ ChildOutcome reap(pid_t pid, Clock::time_point deadline, bool output_done) {
 // process group, ask to die with the parent, make sure the parent has not died already (it may
 // have before the request), then exec. A failure writes errno to `report` and exits.
 [[noreturn]] void become_child(const char* executable, char* const* argv, int in, int out,
-                               int report, pid_t parent) {
+                               bool merge_error, int report, pid_t parent) {
   const int null_in = in >= 0 ? in : open("/dev/null", O_RDONLY);
   const int null_out = open("/dev/null", O_WRONLY);
   int error = 0;
   if (null_in < 0 || null_out < 0 || dup2(null_in, STDIN_FILENO) < 0 ||
-      dup2(out, STDOUT_FILENO) < 0 || dup2(null_out, STDERR_FILENO) < 0 || setpgid(0, 0) != 0) {
+      dup2(out, STDOUT_FILENO) < 0 || dup2(merge_error ? out : null_out, STDERR_FILENO) < 0 ||
+      setpgid(0, 0) != 0) {
     error = errno;
   }
 #if defined(__linux__)
@@ -174,7 +175,7 @@ void close_fd(int& fd) {
 }
 
 Spawned spawn(const std::string& executable, const std::vector<std::string>& arguments,
-              bool with_input) {
+              bool with_input, bool merge_error = false) {
   Spawned spawned;
   int out[2] = {-1, -1};
   int report[2] = {-1, -1};
@@ -195,7 +196,8 @@ Spawned spawn(const std::string& executable, const std::vector<std::string>& arg
   const pid_t parent = getpid();
 
   const pid_t pid = fork();
-  if (pid == 0) become_child(executable.c_str(), argv.data(), in[0], out[1], report[1], parent);
+  if (pid == 0)
+    become_child(executable.c_str(), argv.data(), in[0], out[1], merge_error, report[1], parent);
   const int fork_error = errno;
   close_fd(out[1]);
   close_fd(report[1]);
@@ -306,8 +308,9 @@ std::unique_ptr<ChildSession> start_child_session(const std::string& executable,
 }
 
 ChildOutcome run_child(const std::string& executable, const std::vector<std::string>& arguments,
-                       std::chrono::milliseconds timeout, size_t max_output) {
-  Spawned spawned = spawn(executable, arguments, false);
+                       std::chrono::milliseconds timeout, size_t max_output,
+                       ChildStderr error_output) {
+  Spawned spawned = spawn(executable, arguments, false, error_output == ChildStderr::merge);
   if (spawned.pid < 0) {
     ChildOutcome failed;
     failed.detail = spawned.error;

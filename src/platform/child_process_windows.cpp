@@ -144,7 +144,7 @@ class InheritList {
 // timeout ends only the child itself.
 // `input` null: the child reads NUL.
 Result<Handle> launch(const std::string& executable, const std::vector<std::string>& arguments,
-                      HANDLE output, HANDLE job, HANDLE input = nullptr) {
+                      HANDLE output, HANDLE job, HANDLE input = nullptr, bool merge_error = false) {
   const Handle null_input = input ? Handle() : open_null(GENERIC_READ);
   const Handle error = open_null(GENERIC_WRITE);
   if (!input && !null_input) return make_error(win32::error_text(GetLastError()));
@@ -157,7 +157,7 @@ Result<Handle> launch(const std::string& executable, const std::vector<std::stri
   startup.StartupInfo.dwFlags = STARTF_USESTDHANDLES;
   startup.StartupInfo.hStdInput = input;
   startup.StartupInfo.hStdOutput = output;
-  startup.StartupInfo.hStdError = error.get();
+  startup.StartupInfo.hStdError = merge_error ? output : error.get();
   startup.lpAttributeList = inherit.get();
   DWORD flags = CREATE_NO_WINDOW | CREATE_UNICODE_ENVIRONMENT | CREATE_SUSPENDED;
   if (inherit.get()) flags |= EXTENDED_STARTUPINFO_PRESENT;
@@ -384,7 +384,8 @@ std::unique_ptr<ChildSession> start_child_session(const std::string& executable,
 }
 
 ChildOutcome run_child(const std::string& executable, const std::vector<std::string>& arguments,
-                       std::chrono::milliseconds timeout, size_t max_output) {
+                       std::chrono::milliseconds timeout, size_t max_output,
+                       ChildStderr error_output) {
   quiet_error_mode();
   ChildOutcome failed;
   Handle reader, writer;
@@ -393,7 +394,8 @@ ChildOutcome run_child(const std::string& executable, const std::vector<std::str
     return failed;
   }
   const Handle job = make_job();
-  auto process = launch(executable, arguments, writer.get(), job.get());
+  auto process = launch(executable, arguments, writer.get(), job.get(), nullptr,
+                        error_output == ChildStderr::merge);
   writer = Handle();  // from here only the child holds the write end: its exit is end of file
   if (!process) {
     failed.detail = process.error().message;

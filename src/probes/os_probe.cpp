@@ -137,6 +137,7 @@ void probe_os(const sys::System& system, const kb::Kb& /*kb*/, Facts& facts) {
   os.family = host.os;
   os.arch = host.arch;
   os.remote_session = host.remote_session;
+  os.hostname = host.hostname;
   if (host.os == "windows") {
     os.name = host.os_name;
     os.version = host.os_version;

@@ -95,6 +95,8 @@ class LivePosixSystem final : public System {
     const auto cwd = std::filesystem::current_path(error);
     if (!error) h.cwd = cwd.string();
     h.cpu = live_cpu_features();
+    char name[256] = {};
+    if (gethostname(name, sizeof name - 1) == 0 && name[0] != '\0') h.hostname = name;
     return h;
   }
 

@@ -84,6 +84,17 @@ std::optional<std::string> native_arch() {
   }
 }
 
+std::optional<std::string> host_name() {
+  DWORD size = 0;
+  GetComputerNameExW(ComputerNameDnsHostname, nullptr, &size);
+  if (size == 0) return std::nullopt;
+  std::wstring buffer(size, L'\0');
+  if (!GetComputerNameExW(ComputerNameDnsHostname, buffer.data(), &size)) return std::nullopt;
+  buffer.resize(size);
+  if (buffer.empty()) return std::nullopt;
+  return win32::narrow(buffer);
+}
+
 std::optional<std::string> current_directory() {
   const DWORD size = GetCurrentDirectoryW(0, nullptr);
   if (size == 0) return std::nullopt;
@@ -124,6 +135,7 @@ class LiveWindowsSystem final : public System {
     h.remote_session = GetSystemMetrics(SM_REMOTESESSION) != 0;
     h.cwd = current_directory();
     h.cpu = live_cpu_features();
+    h.hostname = host_name();
     return h;
   }
 

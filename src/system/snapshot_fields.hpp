@@ -19,13 +19,13 @@ struct JsonFields<sys::CpuFeatures> {
 template <>
 struct JsonFields<sys::HostInfo> {
   using T = sys::HostInfo;
-  static constexpr auto fields =
-      std::make_tuple(json_field("os", &T::os).required(), json_field("os_name", &T::os_name),
-                      json_field("os_version", &T::os_version),
-                      json_field("os_release", &T::os_release), json_field("arch", &T::arch),
-                      json_field("wsl", &T::wsl).always(), json_field("container", &T::container),
-                      json_field("remote_session", &T::remote_session).always(),
-                      json_field("cwd", &T::cwd), json_field("cpu", &T::cpu));
+  static constexpr auto fields = std::make_tuple(
+      json_field("os", &T::os).required(), json_field("os_name", &T::os_name),
+      json_field("os_version", &T::os_version), json_field("os_release", &T::os_release),
+      json_field("arch", &T::arch), json_field("wsl", &T::wsl).always(),
+      json_field("container", &T::container),
+      json_field("remote_session", &T::remote_session).always(), json_field("cwd", &T::cwd),
+      json_field("cpu", &T::cpu), json_field("hostname", &T::hostname));
 };
 
 template <>

@@ -88,6 +88,8 @@ struct HostInfo {
   bool wsl = false;
   std::optional<std::string> container;
   bool remote_session = false;
+  // The machine's name (gethostname, the DNS host name on Windows): a fleet report's row.
+  std::optional<std::string> hostname;
   // The working directory gpuvet ran in: a `.venv` or `.python-version` there applies.
   std::optional<std::string> cwd;
   // x86 only: the CPU features as CPUID and XGETBV report them (nullopt elsewhere, and in

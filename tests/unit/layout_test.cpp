@@ -20,7 +20,7 @@ const std::map<std::string, int>& layers() {
       {"core", 0},     {"platform", 1}, {"facts", 1},   {"python", 1},     {"kb", 2},
       {"gpu", 2},      {"system", 3},   {"resolve", 4}, {"frameworks", 4}, {"probes", 5},
       {"checks", 6},   {"explain", 7},  {"plan", 7},    {"bench", 7},      {"fix", 7},
-      {"pipeline", 8}, {"report", 9},   {"cli", 10},
+      {"pipeline", 8}, {"fleet", 9},    {"report", 10}, {"cli", 11},
   };
   return order;
 }

@@ -1,0 +1,217 @@
+// `gpuvet fleet collect --slurm [-- SRUN_ARGS…] -o DIR` and `gpuvet fleet report DIR`: many
+// machines' snapshots, collected with the site's scheduler, diagnosed and compared.
+#include <fmt/format.h>
+
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include "cli/common.hpp"
+#include "cli/verb.hpp"
+#include "core/paths.hpp"
+#include "fleet/collect.hpp"
+#include "fleet/fleet.hpp"
+#include "platform/terminal.hpp"
+#include "report/render_fleet.hpp"
+
+namespace gpuvet::cli {
+
+namespace {
+
+struct FleetOptions {
+  std::string action;  // collect | report | node
+  CommonOptions common;
+  // report
+  std::string dir;
+  std::string format = "text";
+  bool json = false;
+  std::string html;
+  unsigned threads = 0;
+  // collect
+  bool slurm = false;
+  std::string out_dir;
+  std::vector<std::string> srun_args;
+  int timeout_s = 120;
+  int deadline_s = 0;
+  std::string stage = "auto";
+  // node (hidden)
+  bool remove_self = false;
+};
+
+int run_report(const FleetOptions& options) {
+  auto context = open_context(options.common);
+  if (!context) return fail(context.error().message);
+  auto report = fleet::report_dir(options.dir, context->kb, context->messages, {options.threads});
+  if (!report) return fail(report.error().message);
+  const std::string format = options.json ? "json" : options.format;
+  if (!options.html.empty()) {
+    std::ofstream out(paths::to_fs(options.html), std::ios::binary | std::ios::trunc);
+    out << for_output(report::render_fleet_html(*report, context->messages), true);
+    if (!out) return fail(fmt::format("cannot write {}", options.html));
+  }
+  if (format == "json") {
+    print(report::render_fleet_json(*report));
+  } else if (format == "md") {
+    print(report::render_fleet_md(*report, context->messages));
+  } else {
+    std::string text = report::render_fleet_text(*report, context->messages, context->color);
+    if (!options.html.empty())
+      text +=
+          "\n" + context->messages.text("bench.text.html_written", {{"file", options.html}}) + "\n";
+    print(text);
+  }
+  const bool all_ready = report->error == 0 && report->unreadable == 0;
+  return all_ready ? kExitOk : kExitFound;
+}
+
+std::string collect_text(const fleet::Collected& collected, const std::string& dir,
+                         const kb::Messages& messages) {
+  const auto& nodes = collected.record.nodes;
+  const size_t ok =
+      static_cast<size_t>(std::count_if(nodes.begin(), nodes.end(), [](const auto& n) {
+        return n.status == fleet::CollectStatus::ok;
+      }));
+  std::string out;
+  out += collected.staged ? messages.text("fleet.collect.staged")
+                          : messages.text("fleet.collect.in_place",
+                                          {{"fs", collected.shared_filesystem.value_or("?")}});
+  out += "\n";
+  if (nodes.empty()) {
+    out += messages.text("fleet.collect.nothing") + "\n";
+    if (!collected.record.messages.empty()) out += collected.record.messages + "\n";
+    return out;
+  }
+  out += messages.text(
+             "fleet.collect.summary",
+             {{"ok", std::to_string(ok)}, {"total", std::to_string(nodes.size())}, {"dir", dir}}) +
+         "\n";
+  for (const auto& node : nodes) {
+    if (node.status == fleet::CollectStatus::ok) continue;
+    out += "  ✖ " +
+           messages.text("fleet.collect.node_failed",
+                         {{"node", node.node},
+                          {"status", std::string(fleet::to_string(node.status))},
+                          {"reason", node.reason}}) +
+           "\n";
+  }
+  if (ok < nodes.size() && !collected.record.messages.empty())
+    out += messages.text("fleet.collect.srun_said") + "\n" + collected.record.messages + "\n";
+  out += messages.text("fleet.collect.next", {{"dir", dir}}) + "\n";
+  return out;
+}
+
+int run_collect(const FleetOptions& options) {
+  auto context = open_context(options.common);
+  if (!context) return fail(context.error().message);
+  if (!options.slurm) return fail(context->messages.text("fleet.collect.no_engine"));
+  const auto self = platform::current_executable();
+  if (!self) return fail(context->messages.text("bench.error.no_self"));
+  fleet::CollectOptions collect;
+  collect.out_dir = options.out_dir;
+  collect.srun_args = options.srun_args;
+  collect.node_timeout = std::chrono::seconds(options.timeout_s);
+  collect.deadline = std::chrono::seconds(options.deadline_s);
+  collect.stage = options.stage == "always"  ? fleet::Stage::always
+                  : options.stage == "never" ? fleet::Stage::never
+                                             : fleet::Stage::automatic;
+  collect.self = *self;
+  collect.collected_at = utc_now_iso8601();
+  auto collected = fleet::collect_slurm(collect);
+  if (!collected) return fail(collected.error().message);
+  print(collect_text(*collected, options.out_dir, context->messages));
+  const auto& nodes = collected->record.nodes;
+  const bool all_ok = !nodes.empty() && std::all_of(nodes.begin(), nodes.end(), [](const auto& n) {
+    return n.status == fleet::CollectStatus::ok;
+  });
+  return all_ok ? kExitOk : kExitFound;
+}
+
+std::string env_text(const char* name) {
+  const char* value = std::getenv(name);
+  return value ? std::string(value) : std::string();
+}
+
+// Runs on each node, under the scheduler: its output is the collector's input, written as is
+// (the snapshot inside is already redacted; base64 must not pass the output net's patterns).
+int run_node(const FleetOptions& options) {
+  const auto self = platform::current_executable();
+  if (!self) return fail("cannot find this executable");
+  std::string node = env_text("SLURMD_NODENAME");
+  if (node.empty()) node = sys::make_live_system()->host().hostname.value_or("localhost");
+  std::string nodelist = env_text("SLURM_JOB_NODELIST");
+  if (nodelist.empty()) nodelist = env_text("SLURM_STEP_NODELIST");
+  if (nodelist.empty()) nodelist = node;
+  for (const std::string& line :
+       fleet::node_answer(*self, std::chrono::seconds(options.timeout_s), node, nodelist)) {
+    std::fwrite(line.data(), 1, line.size(), stdout);
+    std::fputc('\n', stdout);
+  }
+  std::fflush(stdout);
+  // The copy srun --bcast staged for this run, and only such a copy: never an installed gpuvet.
+  if (options.remove_self && paths::to_fs(*self).filename().string().starts_with("gpuvet-fleet-")) {
+    std::error_code ignored;
+    std::filesystem::remove(paths::to_fs(*self), ignored);
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+VerbRun declare_fleet(CLI::App& command) {
+  auto options = std::make_shared<FleetOptions>();
+  command.require_subcommand(1);
+
+  CLI::App* report = command.add_subcommand(
+      "report",
+      "Diagnose every snapshot in DIR (.json, .json.gz) and compare the nodes: drift, groups");
+  report->add_option("DIR", options->dir, "A directory of snapshots, from any collector")
+      ->required();
+  report->add_option("--format", options->format, "Output format")
+      ->check(CLI::IsMember({"text", "json", "md"}));
+  report->add_flag("--json", options->json, "Same as --format json (gpuvet.fleet/1)");
+  report->add_option("--html", options->html,
+                     "Also write a self-contained, sortable HTML page to FILE");
+  report->add_option("--threads", options->threads,
+                     "Workers diagnosing snapshots (default: one per core)");
+  add_common_options(*report, options->common);
+  report->callback([options] { options->action = "report"; });
+
+  CLI::App* collect = command.add_subcommand(
+      "collect",
+      "Run gpuvet snapshot on every node through the scheduler, one file per node into DIR");
+  collect->add_flag("--slurm", options->slurm, "Through Slurm's srun, one task per node");
+  collect->add_option("-o,--output", options->out_dir, "The directory for the snapshots")
+      ->required();
+  collect->add_option("--timeout", options->timeout_s, "Seconds a node may take for its snapshot")
+      ->check(CLI::Range(1, 86400));
+  collect
+      ->add_option("--deadline", options->deadline_s,
+                   "Seconds srun may take in all, queueing included (default: timeout + 600)")
+      ->check(CLI::Range(1, 604800));
+  collect
+      ->add_option("--stage", options->stage,
+                   "Copy gpuvet to the nodes with srun --bcast: auto (unless it is on a shared "
+                   "filesystem), always, never")
+      ->check(CLI::IsMember({"auto", "always", "never"}));
+  collect->add_option("SRUN_ARGS", options->srun_args,
+                      "After --: srun's own options (--nodes, --partition, --nodelist ...)");
+  add_common_options(*collect, options->common);
+  collect->callback([options] { options->action = "collect"; });
+
+  // Hidden: the task each node runs under the scheduler.
+  CLI::App* node = command.add_subcommand("node", "");
+  node->group("");
+  node->add_option("--timeout", options->timeout_s)->check(CLI::Range(1, 86400));
+  node->add_flag("--remove-self", options->remove_self);
+  node->callback([options] { options->action = "node"; });
+
+  return [options] {
+    if (options->action == "collect") return run_collect(*options);
+    if (options->action == "node") return run_node(*options);
+    return run_report(*options);
+  };
+}
+
+}  // namespace gpuvet::cli

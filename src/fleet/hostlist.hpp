@@ -1,0 +1,17 @@
+#pragma once
+// Slurm's compressed host lists ("gpu[01-04,07],login1", "rack[1-2]-n[1-3]"), expanded in the
+// order Slurm writes them.
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/result.hpp"
+
+namespace gpuvet::fleet {
+
+// More names than any cluster has: a list that expands further is refused, not built.
+inline constexpr size_t kMaxHostlistNames = 100000;
+
+Result<std::vector<std::string>> expand_hostlist(std::string_view list);
+
+}  // namespace gpuvet::fleet
