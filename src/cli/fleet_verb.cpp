@@ -74,9 +74,13 @@ std::string collect_text(const fleet::Collected& collected, const std::string& d
         return n.status == fleet::CollectStatus::ok;
       }));
   std::string out;
-  out += collected.staged ? messages.text("fleet.collect.staged")
-                          : messages.text("fleet.collect.in_place",
-                                          {{"fs", collected.shared_filesystem.value_or("?")}});
+  if (collected.staged) {
+    out += messages.text("fleet.collect.staged");
+  } else if (collected.shared_filesystem) {
+    out += messages.text("fleet.collect.in_place", {{"fs", *collected.shared_filesystem}});
+  } else {
+    out += messages.text("fleet.collect.in_place_asked");
+  }
   out += "\n";
   if (nodes.empty()) {
     out += messages.text("fleet.collect.nothing") + "\n";

@@ -49,21 +49,29 @@ bool gives_option(const std::vector<std::string>& args, std::string_view long_na
   });
 }
 
-// A name for the staged copy that no other collection uses at the same time.
-std::string staged_path() {
+// A name no other collection uses at the same time: for the staged copy and for the job, so that
+// cancelling this collection's job cannot touch another's.
+std::string unique_suffix() {
   std::random_device random;
-  return fmt::format("/tmp/gpuvet-fleet-{:08x}", random());
+  return fmt::format("{:08x}", random());
 }
 
-std::vector<std::string> srun_arguments(const CollectOptions& options, bool staged) {
+std::vector<std::string> srun_arguments(const CollectOptions& options, bool staged,
+                                        const std::string& job_name,
+                                        std::chrono::seconds deadline) {
   std::vector<std::string> args = {"--ntasks-per-node=1", "--kill-on-bad-exit=0",
-                                   "--job-name=gpuvet-fleet"};
+                                   "--job-name=" + job_name};
+  // A job still queued when gpuvet gives up would stay queued: srun gives up first.
+  if (!gives_option(options.srun_args, "--immediate", "-I")) {
+    const auto queue = std::max<long long>(1, (deadline - options.node_timeout).count() - 30);
+    args.push_back(fmt::format("--immediate={}", queue));
+  }
   // Slurm ends a node's task that outlives gpuvet's own timeout (minutes, rounded up).
   if (!gives_option(options.srun_args, "--time", "-t")) {
     const auto minutes = (options.node_timeout.count() + 60 + 59) / 60;
     args.push_back(fmt::format("--time={}", minutes));
   }
-  if (staged) args.push_back("--bcast=" + staged_path());
+  if (staged) args.push_back("--bcast=/tmp/" + job_name);
   args.insert(args.end(), options.srun_args.begin(), options.srun_args.end());
   args.push_back(options.self);
   args.insert(args.end(),
@@ -136,14 +144,21 @@ Result<Collected> collect_slurm(const CollectOptions& options) {
   collected.shared_filesystem = network_filesystem(options.self);
   collected.staged = options.stage == Stage::always ||
                      (options.stage == Stage::automatic && !collected.shared_filesystem);
-  const std::vector<std::string> args = srun_arguments(options, collected.staged);
   const std::chrono::seconds deadline = options.deadline.count() > 0
                                             ? options.deadline
                                             : options.node_timeout + std::chrono::seconds(600);
+  const std::string job_name = "gpuvet-fleet-" + unique_suffix();
+  const std::vector<std::string> args =
+      srun_arguments(options, collected.staged, job_name, deadline);
   const platform::ChildOutcome run =
       platform::run_child(*srun, args, deadline, kMaxSchedulerOutput, platform::ChildStderr::merge);
   if (run.kind == platform::ChildOutcome::Kind::failed_to_start) {
     return make_error(fmt::format("cannot run {}: {}", *srun, run.detail));
+  }
+  // srun stopped at the deadline cannot end its own job: cancel it by its name.
+  if (run.kind == platform::ChildOutcome::Kind::timed_out) {
+    const std::string scancel = paths::join(paths::parent(*srun), "scancel");
+    platform::run_child(scancel, {"--name=" + job_name}, std::chrono::seconds(30));
   }
 
   WireReader reader;
@@ -165,20 +180,27 @@ Result<Collected> collect_slurm(const CollectOptions& options) {
   // Every node of the allocation, as the nodes that answered name it: one that never answered is
   // still a row.
   std::vector<std::string> expected;
-  std::set<std::string> known;
-  const std::vector<WireNode> answers = reader.nodes();
+  std::set<std::string> unanswered;
+  std::vector<WireNode> answers = reader.nodes();
   for (const WireNode& answer : answers) {
     if (!answer.nodelist) continue;
     if (auto names = expand_hostlist(*answer.nodelist)) {
       for (std::string& name : *names) {
-        if (known.insert(name).second) expected.push_back(std::move(name));
+        if (unanswered.insert(name).second) expected.push_back(std::move(name));
       }
     }
   }
+  // In the allocation's order, whatever order the nodes answered in.
+  const auto position = [&expected](const std::string& node) {
+    return std::find(expected.begin(), expected.end(), node) - expected.begin();
+  };
+  std::stable_sort(answers.begin(), answers.end(), [&](const WireNode& a, const WireNode& b) {
+    return position(a.node) < position(b.node);
+  });
   std::set<std::string> taken;
   const std::string how = ended_how(run, deadline);
   for (const WireNode& answer : answers) {
-    known.erase(answer.node);
+    unanswered.erase(answer.node);
     CollectedNode node = store(answer, options.out_dir, taken);
     if (!answer.status) {
       node.status = run.kind == platform::ChildOutcome::Kind::timed_out ? CollectStatus::timed_out
@@ -188,7 +210,7 @@ Result<Collected> collect_slurm(const CollectOptions& options) {
     record.nodes.push_back(std::move(node));
   }
   for (const std::string& name : expected) {
-    if (!known.count(name)) continue;
+    if (!unanswered.count(name)) continue;
     record.nodes.push_back({name, CollectStatus::no_answer, std::nullopt, std::nullopt,
                             fmt::format("no answer from it: {}", how)});
   }
