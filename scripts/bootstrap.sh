@@ -13,7 +13,10 @@ packages=(
 )
 for option in "$@"; do
   case "$option" in
-    --tests) packages+=(chromium) ;;  # the bench HTML test opens the page in it, headless
+    # chromium: the bench and fleet HTML tests open the pages in it, headless; slurm-wlm and
+    # munge: the fleet test starts a single-node cluster; python3-yaml: the Kubernetes manifest
+    # test reads the manifest.
+    --tests) packages+=(chromium slurm-wlm munge python3 python3-yaml) ;;
     # The cross compilers (posix threads), Wine to run the tests, zlib for MinGW, GoogleTest's
     # sources, and what scripts/windows-deps.sh needs to build RE2 from Debian's source package.
     --windows) packages+=(g++-mingw-w64-x86-64-posix wine64 wine libz-mingw-w64-dev googletest
@@ -37,4 +40,18 @@ fi
 echo "bootstrap: installing ${missing[*]}" >&2
 export DEBIAN_FRONTEND=noninteractive
 "${as_root[@]}" apt-get update -qq
-"${as_root[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+# The maintainer scripts of munge and slurm-wlm start their daemons where no policy forbids it;
+# the tests start their own, so apt is told not to for as long as it runs (Debian's
+# policy-rc.d: exit 101 means "not allowed").
+policy=/usr/sbin/policy-rc.d
+own_policy=false
+if [[ ! -e $policy ]]; then
+  printf '#!/bin/sh\n# bootstrap.sh: no daemon starts while packages install\nexit 101\n' |
+    "${as_root[@]}" tee "$policy" >/dev/null
+  "${as_root[@]}" chmod 755 "$policy"
+  own_policy=true
+fi
+status=0
+"${as_root[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null || status=$?
+if $own_policy; then "${as_root[@]}" rm -f "$policy"; fi
+exit $status
