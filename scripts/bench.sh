@@ -25,3 +25,4 @@ build/release/bench/gpuvet_bench_python_envs --benchmark_color=false
 build/release/bench/gpuvet_bench_check --benchmark_color=false
 build/release/bench/gpuvet_bench_explain --benchmark_color=false
 build/release/bench/gpuvet_bench_gpu_code --benchmark_color=false
+build/release/bench/gpuvet_bench_fleet --benchmark_color=false

@@ -321,8 +321,12 @@ TEST(Secrets, RedactUserReplacesTheNameAndHomeEverywhere) {
                         env["path"].get<std::string>().ends_with("/home/<user>/venv"));
   }
   EXPECT_TRUE(torch) << "the renamed snapshot replays: " << hidden["facts"]["python_envs"].dump();
-  // Without the option, paths keep the name (documented in docs/privacy.md).
+  // Without the option, paths keep the name (documented in docs/privacy.md), and the machine's
+  // name is recorded; with it, the machine's name goes too.
   EXPECT_NE(read_output(full).find("/home/alice/venv"), std::string::npos);
+  EXPECT_TRUE(nlohmann::json::parse(read_output(full))["host"].contains("hostname"));
+  EXPECT_FALSE(nlohmann::json::parse(outputs.all[0].second)["host"].contains("hostname"));
+  EXPECT_TRUE(nlohmann::json::parse(outputs.all[1].second)["facts"]["os"]["hostname"].is_null());
 }
 
 }  // namespace

@@ -43,6 +43,8 @@ int run_check(const CheckOptions& options) {
   if (!system) return fail(system.error().message);
   auto report = pipeline::diagnose(**system, context->kb, context->messages);
   if (!report) return fail(report.error().message);
+  // --redact-user hides the machine's name with the user's, as snapshots do.
+  if (!redacted_users().empty()) report->facts.os.hostname.reset();
   if (options.verify && options.snapshot.empty()) {
     if (auto finding = verify_finding(report->facts, context->kb, context->messages)) {
       pipeline::add_finding(*report, std::move(*finding));

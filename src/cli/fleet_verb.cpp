@@ -154,7 +154,8 @@ int run_node(const FleetOptions& options) {
   }
   std::fflush(stdout);
   // The copy srun --bcast staged for this run, and only such a copy: never an installed gpuvet.
-  if (options.remove_self && paths::to_fs(*self).filename().string().starts_with("gpuvet-fleet-")) {
+  if (options.remove_self &&
+      paths::from_fs(paths::to_fs(*self).filename()).starts_with("gpuvet-fleet-")) {
     std::error_code ignored;
     std::filesystem::remove(paths::to_fs(*self), ignored);
   }
@@ -167,42 +168,63 @@ VerbRun declare_fleet(CLI::App& command) {
   auto options = std::make_shared<FleetOptions>();
   command.require_subcommand(1);
 
-  CLI::App* report = command.add_subcommand(
-      "report",
-      "Diagnose every snapshot in DIR (.json, .json.gz) and compare the nodes: drift, groups");
-  report->add_option("DIR", options->dir, "A directory of snapshots, from any collector")
-      ->required();
-  report->add_option("--format", options->format, "Output format")
-      ->check(CLI::IsMember({"text", "json", "md"}));
-  report->add_flag("--json", options->json, "Same as --format json (gpuvet.fleet/1)");
-  report->add_option("--html", options->html,
-                     "Also write a self-contained, sortable HTML page to FILE");
-  report->add_option("--threads", options->threads,
-                     "Workers diagnosing snapshots (default: one per core)");
-  add_common_options(*report, options->common);
-  report->callback([options] { options->action = "report"; });
-
   CLI::App* collect = command.add_subcommand(
       "collect",
       "Run gpuvet snapshot on every node through the scheduler, one file per node into DIR");
   collect->add_flag("--slurm", options->slurm, "Through Slurm's srun, one task per node");
   collect->add_option("-o,--output", options->out_dir, "The directory for the snapshots")
-      ->required();
-  collect->add_option("--timeout", options->timeout_s, "Seconds a node may take for its snapshot")
-      ->check(CLI::Range(1, 86400));
+      ->required()
+      ->type_name("DIR");
+  collect
+      ->add_option("--timeout", options->timeout_s,
+                   "Seconds a node may take for its snapshot (default: 120)")
+      ->check(CLI::Range(1, 86400))
+      ->type_name("SECONDS");
   collect
       ->add_option("--deadline", options->deadline_s,
                    "Seconds srun may take in all, queueing included (default: timeout + 600)")
-      ->check(CLI::Range(1, 604800));
+      ->check(CLI::Range(1, 604800))
+      ->type_name("SECONDS");
   collect
       ->add_option("--stage", options->stage,
                    "Copy gpuvet to the nodes with srun --bcast: auto (unless it is on a shared "
                    "filesystem), always, never")
-      ->check(CLI::IsMember({"auto", "always", "never"}));
-  collect->add_option("SRUN_ARGS", options->srun_args,
-                      "After --: srun's own options (--nodes, --partition, --nodelist ...)");
+      ->check(CLI::IsMember({"auto", "always", "never"}))
+      ->type_name("WHEN");
+  collect
+      ->add_option("SRUN_ARGS", options->srun_args,
+                   "After --: srun's own options (--nodes, --partition, --nodelist ...)")
+      ->type_name("ARG");
+  collect->footer(
+      "Exit status: 0 every node gave its snapshot; 1 a node did not (DIR/collect.json says "
+      "why); 2 usage error, no srun, DIR not writable.");
   add_common_options(*collect, options->common);
   collect->callback([options] { options->action = "collect"; });
+
+  CLI::App* report = command.add_subcommand(
+      "report",
+      "Diagnose every snapshot in DIR (.json, .json.gz) and compare the nodes: drift, groups");
+  report->add_option("DIR", options->dir, "A directory of snapshots, from any collector")
+      ->required()
+      ->type_name("DIR");
+  report->add_option("--format", options->format, "Output format")
+      ->check(CLI::IsMember({"text", "json", "md"}))
+      ->type_name("FORMAT");
+  report->add_flag("--json", options->json, "Same as --format json (gpuvet.fleet/1)");
+  report
+      ->add_option("--html", options->html,
+                   "Also write a self-contained, sortable HTML page to FILE")
+      ->type_name("FILE");
+  report
+      ->add_option("--threads", options->threads,
+                   "Workers diagnosing snapshots (default: one per core)")
+      ->check(CLI::Range(1, 256))
+      ->type_name("N");
+  report->footer(
+      "Exit status: 0 every node ready (warnings allowed); 1 a node has an error, is unreadable "
+      "or was not collected; 2 usage error, DIR unreadable or without snapshots.");
+  add_common_options(*report, options->common);
+  report->callback([options] { options->action = "report"; });
 
   // Hidden: the task each node runs under the scheduler.
   CLI::App* node = command.add_subcommand("node", "");

@@ -122,6 +122,9 @@ sys::Snapshot private_snapshot(const sys::Snapshot& recorded, const PrivacyOptio
     }
   }
   s.env = redact::environment(s.env);
+  // --redact-user hides who and where: the machine's name goes with the user's (a fleet report
+  // then names the node after its file).
+  if (!options.users.empty()) s.host.hostname.reset();
   nlohmann::json doc = sys::snapshot_to_json(s);
   scrub_json(doc, options);
   auto scrubbed = sys::snapshot_from_json(doc);
