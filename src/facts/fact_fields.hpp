@@ -84,7 +84,8 @@ struct JsonFields<GpuFact> {
       json_field("uuid", &T::uuid), json_field("pci_id", &T::pci_id),
       json_field("compute_capability", &T::compute_capability),
       json_field("memory_mib", &T::memory_mib), json_field("driver_model", &T::driver_model),
-      json_field("compute_mode", &T::compute_mode));
+      json_field("compute_mode", &T::compute_mode),
+      json_field("persistence_mode", &T::persistence_mode), json_field("ecc", &T::ecc));
 };
 
 template <>

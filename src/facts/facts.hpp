@@ -105,6 +105,10 @@ struct GpuFact {
   std::optional<std::int64_t> memory_mib;
   std::optional<std::string> driver_model;
   std::optional<std::string> compute_mode;  // Default | Exclusive_Process | Prohibited ...
+  // NVML's nvmlEnableState_t of the two, as the driver answers; null where it says "not
+  // supported" (ECC on a GeForce, persistence on Windows) or was not asked.
+  std::optional<bool> persistence_mode;
+  std::optional<bool> ecc;  // the current ECC mode
   bool operator==(const GpuFact&) const = default;
 };
 

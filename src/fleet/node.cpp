@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 #include "core/text.hpp"
 #include "fleet/fleet.hpp"
@@ -37,6 +38,17 @@ std::string gpu_models(const Facts& facts) {
   for (const auto& [name, count] : counts)
     parts.push_back(fmt::format("{} × {}", count, name));
   return text::join(parts, ", ");
+}
+
+// "enabled", "disabled", "mixed" over the node's GPUs, "unknown" when no GPU said.
+std::string gpu_state(const Facts& facts, std::optional<bool> GpuFact::*field) {
+  std::set<bool> states;
+  for (const GpuFact& gpu : facts.gpus) {
+    if (gpu.*field) states.insert(*(gpu.*field));
+  }
+  if (states.empty()) return "unknown";
+  if (states.size() > 1) return "mixed";
+  return *states.begin() ? "enabled" : "disabled";
 }
 
 std::string framework_text(const FrameworkFact& framework) {
@@ -99,6 +111,8 @@ NodeFacts compare_facts(const Facts& facts) {
   out.emplace_back("driver.version", driver_value(facts));
   out.emplace_back("gpu.model", gpu_models(facts));
   out.emplace_back("gpu.count", std::to_string(facts.gpus.size()));
+  out.emplace_back("gpu.persistence_mode", gpu_state(facts, &GpuFact::persistence_mode));
+  out.emplace_back("gpu.ecc", gpu_state(facts, &GpuFact::ecc));
   std::vector<std::string> toolkits;
   for (const CudaToolkitFact& toolkit : facts.cuda_toolkits)
     toolkits.push_back(toolkit.version.value_or("unknown"));

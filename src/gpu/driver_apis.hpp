@@ -43,6 +43,7 @@ struct NvmlPciInfo {  // nvmlPciInfo_t as filled by nvmlDeviceGetPciInfo_v3
   X(nvmlDeviceGetCurrPcieLinkGeneration, nvmlReturn, (nvmlDevice, unsigned*), false) \
   X(nvmlDeviceGetCurrPcieLinkWidth, nvmlReturn, (nvmlDevice, unsigned*), false)      \
   X(nvmlDeviceGetEccMode, nvmlReturn, (nvmlDevice, int*, int*), false)               \
+  X(nvmlDeviceGetPersistenceMode, nvmlReturn, (nvmlDevice, int*), false)             \
   X(nvmlDeviceGetDriverModel, nvmlReturn, (nvmlDevice, int*, int*), false)
 
 // The CUDA driver API (libcuda.so.1 / nvcuda.dll). CUresult and CUdevice are ints.

@@ -75,6 +75,19 @@ GpuAnswer nvml_gpu(const NvmlApi& api, unsigned index, nvmlDevice device) {
   if (api.nvmlDeviceGetComputeMode && api.nvmlDeviceGetComputeMode(device, &mode) == kNvmlSuccess) {
     gpu.compute_mode = compute_mode_name(mode);
   }
+  // nvmlEnableState_t: 0 disabled, 1 enabled. Persistence is Linux only, ECC a data-centre
+  // GPU's: elsewhere NVML_ERROR_NOT_SUPPORTED, and then nothing is said.
+  int state = 0;
+  if (api.nvmlDeviceGetPersistenceMode &&
+      api.nvmlDeviceGetPersistenceMode(device, &state) == kNvmlSuccess) {
+    gpu.persistence_mode = state == 1;
+  }
+  int ecc_current = 0;
+  int ecc_pending = 0;
+  if (api.nvmlDeviceGetEccMode &&
+      api.nvmlDeviceGetEccMode(device, &ecc_current, &ecc_pending) == kNvmlSuccess) {
+    gpu.ecc = ecc_current == 1;
+  }
   // Windows only: Linux drivers answer NVML_ERROR_NOT_SUPPORTED, and then nothing is said.
   int current = 0;
   int pending = 0;

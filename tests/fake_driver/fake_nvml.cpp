@@ -72,5 +72,12 @@ int nvmlDeviceGetComputeMode(void*, int* mode) {
   *mode = 0;
   return 0;
 }
+int nvmlDeviceGetPersistenceMode(void*, int* mode) {
+  *mode = 1;  // NVML_FEATURE_ENABLED
+  return 0;
+}
+int nvmlDeviceGetEccMode(void*, int*, int*) {
+  return 3;  // NVML_ERROR_NOT_SUPPORTED, as a GeForce answers
+}
 
 }  // extern "C"

@@ -4,6 +4,7 @@
 its output; run it again only to change the fleet, then update tests/unit/fleet_test.cpp.
 
   gpu07  an older driver (470.82.01): driver.too_old for CUDA 12.1
+  gpu10  persistence mode off
   gpu12  no cuDNN wheel in the environment
   gpu15  a CPU-only torch (2.1.0+cpu, no NVIDIA wheels)
   gpu18  CUDA_VISIBLE_DEVICES set empty: no GPU visible
@@ -35,6 +36,8 @@ def with_torch_libraries(s):
     s["files"][f"{SITE}/nvidia/cudnn/lib/libcudnn.so.8"] = {"size": 150000}
     s["files"][f"{SITE}/nvidia/cublas/lib/libcublas.so.12"] = {"size": 90000}
     s["files"][f"{SITE}/nvidia/cuda_runtime/lib/libcudart.so.12"] = {"size": 700000}
+    s["gpus"][0]["persistence_mode"] = True
+    s["gpus"][0]["ecc"] = False
     s["loads"] = {"libcuda.so.1": {"ok": True, "path": "/usr/lib/x86_64-linux-gnu/libcuda.so.1",
                                    "init_code": 0}}
 
@@ -62,11 +65,16 @@ def hidden_gpus(s):
     s["env"]["CUDA_VISIBLE_DEVICES"] = ""
 
 
+def persistence_off(s):
+    s["gpus"][0]["persistence_mode"] = False
+
+
 def newer_kernel(s):
     s["host"]["os_version"] = "6.8.0-45-generic"
 
 
-CHANGES = {7: older_driver, 12: without_cudnn, 15: cpu_only_torch, 18: hidden_gpus, 20: newer_kernel}
+CHANGES = {7: older_driver, 10: persistence_off, 12: without_cudnn, 15: cpu_only_torch, 18: hidden_gpus,
+           20: newer_kernel}
 
 
 def main():

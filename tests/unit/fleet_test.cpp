@@ -233,6 +233,7 @@ TEST(FleetReport, DriftNamesTheMajorityAndEachDeliberateOutlier) {
   expect_outliers("os.kernel", "6.5.0-41-generic", {{"gpu20", "6.8.0-45-generic"}});
   expect_outliers("cudnn.versions", "8.9.2", {{"gpu12", "none"}, {"gpu15", "none"}});
   expect_outliers("env.CUDA_VISIBLE_DEVICES", "unset", {{"gpu18", ""}});
+  expect_outliers("gpu.persistence_mode", "enabled", {{"gpu10", "disabled"}});
   const Drift* torch = drift("framework /home/dev/venvs/torch");
   ASSERT_NE(torch, nullptr);
   ASSERT_EQ(torch->outliers.size(), 2u);
@@ -241,6 +242,7 @@ TEST(FleetReport, DriftNamesTheMajorityAndEachDeliberateOutlier) {
   // What every node agrees on is not drift; the unreadable node is in no comparison.
   EXPECT_EQ(drift("gpu.model"), nullptr);
   EXPECT_EQ(drift("gpu.count"), nullptr);
+  EXPECT_EQ(drift("gpu.ecc"), nullptr);
   for (const Drift& d : scenario_fleet().drift) {
     EXPECT_EQ(d.majority_count + static_cast<int>(d.outliers.size()), 21) << d.fact;
     for (const Outlier& o : d.outliers)
@@ -250,9 +252,9 @@ TEST(FleetReport, DriftNamesTheMajorityAndEachDeliberateOutlier) {
 
 TEST(FleetReport, GroupsNodesWhoseFactsAreAllTheSame) {
   const auto& groups = scenario_fleet().groups;
-  ASSERT_EQ(groups.size(), 6u);
-  EXPECT_EQ(groups[0].hosts.size(), 16u);
-  for (const char* different : {"gpu07", "gpu12", "gpu15", "gpu18", "gpu20", "gpu22"}) {
+  ASSERT_EQ(groups.size(), 7u);
+  EXPECT_EQ(groups[0].hosts.size(), 15u);
+  for (const char* different : {"gpu07", "gpu10", "gpu12", "gpu15", "gpu18", "gpu20", "gpu22"}) {
     EXPECT_EQ(std::count(groups[0].hosts.begin(), groups[0].hosts.end(), different), 0)
         << different;
   }
@@ -341,7 +343,7 @@ TEST(FleetRender, JsonFollowsTheContract) {
   EXPECT_EQ((*driver)["majority"], "535.183.01");
   EXPECT_EQ((*driver)["outliers"][0]["host"], "gpu07");
   EXPECT_EQ((*driver)["outliers"][0]["value"], "470.82.01");
-  EXPECT_EQ(document["groups"][0]["hosts"].size(), 16u);
+  EXPECT_EQ(document["groups"][0]["hosts"].size(), 15u);
   EXPECT_TRUE(document["groups"][0]["key"].is_string());
 }
 

@@ -58,6 +58,8 @@ TEST_F(FakeDriver, AWorkingDriverIsReadExactly) {
   EXPECT_EQ(gpu.compute_capability, "8.6");
   EXPECT_EQ(gpu.memory_mib, 12288);
   EXPECT_EQ(gpu.compute_mode, "Default");
+  EXPECT_EQ(gpu.persistence_mode, true);
+  EXPECT_FALSE(gpu.ecc) << "the fake answers NVML_ERROR_NOT_SUPPORTED, as a GeForce does";
   const sys::LoadAnswer& cuda = answers.loads.at(gpu::cuda_driver_library());
   EXPECT_TRUE(cuda.ok);
   EXPECT_EQ(cuda.init_code, 0);
