@@ -5,7 +5,12 @@
 
 #include <random>
 
+#include "core/base64.hpp"
 #include "core/gzip.hpp"
+#include "core/text.hpp"
+#include "fleet/collect_record.hpp"
+#include "fleet/hostlist.hpp"
+#include "fleet/wire.hpp"
 #include "kb/csv.hpp"
 #include "probes/probes.hpp"
 #include "python/framework_files.hpp"
@@ -13,6 +18,7 @@
 #include "python/python_literal.hpp"
 #include "system/replay_system.hpp"
 #include "system/snapshot.hpp"
+#include "test_support.hpp"
 
 namespace gpuvet {
 namespace {
@@ -156,6 +162,47 @@ TEST(Fuzz, CsvTables) {
     for (size_t row = 0; row < table->size(); ++row) {
       for (const auto& column : table->header())
         (void)table->cell(row, column);
+    }
+  }
+}
+
+// What srun prints (fleet collect): a node's lines, mutated, then read as the collector reads them.
+TEST(Fuzz, FleetWire) {
+  const std::string snapshot = *gzip::compress(kSeedSnapshot);
+  std::string seed;
+  for (const auto& line : fleet::wire_lines("gpu01", "gpu[01-02]", snapshot))
+    seed += line + "\n";
+  seed += "srun: error: gpu02: task 1: Exited with exit code 1\n";
+  std::mt19937 rng(11);
+  for (int i = 0; i < 2000; ++i) {
+    fleet::WireReader reader;
+    for (const auto& line : text::split(mutate(seed, rng), '\n'))
+      reader.feed_line(line);
+    for (const auto& node : reader.nodes()) {
+      // Whatever arrives as ok is exactly what was sent (checked by size and CRC-32).
+      if (node.status == fleet::CollectStatus::ok && node.node == "gpu01") {
+        EXPECT_EQ(node.snapshot, snapshot);
+      }
+    }
+  }
+}
+
+TEST(Fuzz, HostlistsAndBase64AndTheCollectorsRecord) {
+  std::mt19937 rng(12);
+  for (int i = 0; i < 3000; ++i) {
+    (void)fleet::expand_hostlist(mutate("gpu[01-04,07],rack[1-2]-n[8-9],login1", rng));
+    (void)base64::decode(mutate("Zm9vYmFyIGJheg==", rng));
+  }
+  fleet::CollectRecord record;
+  record.nodes = {{"gpu01", fleet::CollectStatus::ok, "gpu01", "gpu01.json.gz", ""},
+                  {"gpu02", fleet::CollectStatus::timed_out, std::nullopt, std::nullopt, "slow"}};
+  const std::string seed = fleet::serialize_collect_record(record);
+  testing::TempDir dir;
+  for (int i = 0; i < 500; ++i) {
+    const std::string path = dir.file("collect.json", mutate(seed, rng));
+    const auto read = fleet::read_collect_record(path);
+    if (!read) {
+      EXPECT_NE(read.error().message.find("collect.json"), std::string::npos);
     }
   }
 }
