@@ -2,6 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <map>
+#include <optional>
+#include <tuple>
+
 namespace gpuvet::fleet {
 
 namespace {
@@ -67,7 +72,62 @@ Result<bool> expand_item(std::string_view item, std::vector<std::string>& out) {
   return true;
 }
 
+// "gpu07" -> {"gpu", "07"}; no trailing digits, or a name of digits only: nullopt.
+std::optional<std::pair<std::string, std::string>> split_number(const std::string& name) {
+  size_t start = name.size();
+  while (start > 0 && name[start - 1] >= '0' && name[start - 1] <= '9')
+    --start;
+  const size_t digits = name.size() - start;
+  if (digits == 0 || start == 0 || digits > 9) return std::nullopt;
+  // Brackets in the rest would not expand back to this name.
+  if (name.find_first_of("[],") != std::string::npos) return std::nullopt;
+  return std::make_pair(name.substr(0, start), name.substr(start));
+}
+
 }  // namespace
+
+std::string compress_hostlist(std::vector<std::string> names) {
+  std::sort(names.begin(), names.end());
+  names.erase(std::unique(names.begin(), names.end()), names.end());
+  // (rest, width) -> the numbers, in order; names that cannot share a bracket stand alone.
+  std::map<std::pair<std::string, size_t>, std::vector<long>> runs;
+  // Sorted by the rest of the name, then by number: n9 before n[10-11].
+  std::vector<std::tuple<std::string, long, std::string>> parts;
+  for (const std::string& name : names) {
+    const auto split = split_number(name);
+    if (!split) {
+      parts.emplace_back(name, -1, name);
+      continue;
+    }
+    runs[{split->first, split->second.size()}].push_back(std::stol(split->second));
+  }
+  for (auto& [key, numbers] : runs) {
+    const auto& [rest, width] = key;
+    std::sort(numbers.begin(), numbers.end());
+    if (numbers.size() == 1) {
+      parts.emplace_back(rest, numbers[0], fmt::format("{}{:0{}}", rest, numbers[0], width));
+      continue;
+    }
+    std::vector<std::string> ranges;
+    for (size_t i = 0; i < numbers.size();) {
+      size_t j = i;
+      while (j + 1 < numbers.size() && numbers[j + 1] == numbers[j] + 1)
+        ++j;
+      ranges.push_back(j == i ? fmt::format("{:0{}}", numbers[i], width)
+                              : fmt::format("{:0{}}-{:0{}}", numbers[i], width, numbers[j], width));
+      i = j + 1;
+    }
+    std::string joined;
+    for (const std::string& range : ranges)
+      joined += (joined.empty() ? "" : ",") + range;
+    parts.emplace_back(rest, numbers[0], rest + "[" + joined + "]");
+  }
+  std::sort(parts.begin(), parts.end());
+  std::string out;
+  for (const auto& part : parts)
+    out += (out.empty() ? "" : ",") + std::get<2>(part);
+  return out;
+}
 
 Result<std::vector<std::string>> expand_hostlist(std::string_view list) {
   std::vector<std::string> names;

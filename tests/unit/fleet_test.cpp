@@ -64,6 +64,22 @@ TEST(Hostlist, ExpandsAsSlurmWritesThem) {
   EXPECT_TRUE(expand_hostlist("")->empty());
 }
 
+TEST(Hostlist, CompressesWhatItExpandsBack) {
+  EXPECT_EQ(compress_hostlist({"gpu07", "gpu01", "gpu03", "gpu02", "login1", "gpu02"}),
+            "gpu[01-03,07],login1");
+  EXPECT_EQ(compress_hostlist({"n9", "n10", "n11"}), "n9,n[10-11]");
+  EXPECT_EQ(compress_hostlist({"vm", "a[1]", "42"}), "42,a[1],vm");
+  EXPECT_EQ(compress_hostlist({}), "");
+  const std::vector<std::string> names = {"rack2-n08", "rack1-n09", "rack1-n08", "gpu001", "gpu1",
+                                          "gpu002",    "login",     "x99",       "x100"};
+  auto back = expand_hostlist(compress_hostlist(names));
+  ASSERT_TRUE(back) << back.error().message;
+  std::vector<std::string> sorted = names;
+  std::sort(sorted.begin(), sorted.end());
+  std::sort(back->begin(), back->end());
+  EXPECT_EQ(*back, sorted);
+}
+
 TEST(Hostlist, RefusesBrokenOrHugeLists) {
   for (const char* bad : {"gpu[01-03", "gpu01-03]", "gpu[a-b]", "gpu[5-1]", "gpu[]", "n[1-999999]",
                           "a[1-999]b[1-999]"}) {
@@ -361,13 +377,15 @@ TEST(FleetRender, TextPutsBrokenNodesAndDriftFirst) {
             std::string::npos)
       << text;
   EXPECT_NE(text.find("differs on gpu18 ((empty))"), std::string::npos) << text;
+  EXPECT_NE(text.find("differs on gpu[12,15] (none)"), std::string::npos) << text;
+  EXPECT_NE(text.find("gpu[01-06,08-09,11,13-14,16-17,19,21]"), std::string::npos) << text;
 }
 
 TEST(FleetRender, ChineseHasNoEnglishSentinelsOrAsciiColonsInItsOwnWords) {
   const std::string text =
       report::render_fleet_text(scenario_fleet(), messages(kb::Lang::zh), false);
   EXPECT_NE(text.find("共 22 个节点"), std::string::npos) << text;
-  EXPECT_NE(text.find("gpu12（无）"), std::string::npos) << text;
+  EXPECT_NE(text.find("gpu[12,15]（无）"), std::string::npos) << text;
   EXPECT_NE(text.find("gpu18（（空））"), std::string::npos) << text;
   EXPECT_EQ(text.find("Needs attention"), std::string::npos);
   EXPECT_EQ(text.find(" nodes"), std::string::npos);
