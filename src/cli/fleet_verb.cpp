@@ -106,10 +106,41 @@ std::string collect_text(const fleet::Collected& collected, const std::string& d
   return out;
 }
 
-int run_collect(const FleetOptions& options) {
+// CONTRACTS.md writes `fleet collect --slurm [-- SRUN_ARGS…] -o DIR`: -o after the srun
+// arguments is gpuvet's. srun's own -o (a file for the tasks' output) would take the snapshots
+// away from the collector, so no -o/--output there is ever srun's.
+Result<bool> take_output_option(std::vector<std::string>& srun_args, std::string& out_dir) {
+  for (size_t i = 0; i < srun_args.size(); ++i) {
+    const std::string& arg = srun_args[i];
+    std::optional<std::string> value;
+    size_t taken = 1;
+    if (arg == "-o" || arg == "--output") {
+      if (i + 1 == srun_args.size()) return make_error(arg + " needs a directory");
+      value = srun_args[i + 1];
+      taken = 2;
+    } else if (arg.starts_with("--output=")) {
+      value = arg.substr(9);
+    } else if (arg.starts_with("-o") && arg.size() > 2 && arg[2] != '-') {
+      value = arg.substr(2);
+    }
+    if (!value) continue;
+    if (!out_dir.empty()) return make_error("-o DIR is given twice");
+    out_dir = *value;
+    srun_args.erase(srun_args.begin() + static_cast<std::ptrdiff_t>(i),
+                    srun_args.begin() + static_cast<std::ptrdiff_t>(i + taken));
+    --i;
+  }
+  if (out_dir.empty())
+    return make_error("fleet collect needs -o DIR, the directory for the snapshots");
+  return true;
+}
+
+int run_collect(FleetOptions options) {
   auto context = open_context(options.common);
   if (!context) return fail(context.error().message);
   if (!options.slurm) return fail(context->messages.text("fleet.collect.no_engine"));
+  if (auto taken = take_output_option(options.srun_args, options.out_dir); !taken)
+    return fail(taken.error().message);
   const auto self = platform::current_executable();
   if (!self) return fail(context->messages.text("bench.error.no_self"));
   fleet::CollectOptions collect;
@@ -172,8 +203,10 @@ VerbRun declare_fleet(CLI::App& command) {
       "collect",
       "Run gpuvet snapshot on every node through the scheduler, one file per node into DIR");
   collect->add_flag("--slurm", options->slurm, "Through Slurm's srun, one task per node");
-  collect->add_option("-o,--output", options->out_dir, "The directory for the snapshots")
-      ->required()
+  // Required, but it may also come after `--` (take_output_option).
+  collect
+      ->add_option("-o,--output", options->out_dir,
+                   "The directory for the snapshots (required; before or after --)")
       ->type_name("DIR");
   collect
       ->add_option("--timeout", options->timeout_s,

@@ -33,7 +33,8 @@ export SLURM_CONF=$S/slurm.conf
 host=$(hostname)
 
 echo "== collect, gpuvet staged on the node with srun --bcast"
-expect_status 0 "$gpuvet" fleet collect --slurm --timeout 120 -o "$S/staged" -- --nodes=1 | tee "$S/staged.txt"
+# Exactly as CONTRACTS.md writes it: srun's arguments, then -o DIR.
+expect_status 0 "$gpuvet" fleet collect --slurm -- --nodes=1 -o "$S/staged" | tee "$S/staged.txt"
 grep -q "1 of 1 nodes collected" "$S/staged.txt" || fail "collect did not say it collected the node"
 grep -q "srun --bcast" "$S/staged.txt" || fail "collect did not stage gpuvet"
 [ -s "$S/staged/$host.json.gz" ] || fail "no $host.json.gz in $(ls "$S/staged")"

@@ -78,9 +78,10 @@ struct FakeSrun {
     std::filesystem::copy_file(kFleet + "/fake-srun", bin + "/srun");
     args_file = dir.path() + "/srun-args";
   }
-  std::string env(const std::string& nodes, const std::string& extra = "") const {
-    return "PATH=" + bin + ":/usr/bin:/bin FAKE_SRUN_NODES='" + nodes +
-           "' FAKE_SRUN_NODELIST='n[1-3]' FAKE_SRUN_ARGS_FILE=" + args_file + " " + extra;
+  std::string env(const std::string& nodes, const std::string& extra = "",
+                  const std::string& nodelist = "n[1-3]") const {
+    return "PATH=" + bin + ":/usr/bin:/bin FAKE_SRUN_NODES='" + nodes + "' FAKE_SRUN_NODELIST='" +
+           nodelist + "' FAKE_SRUN_ARGS_FILE=" + args_file + " " + extra;
   }
 };
 
@@ -154,6 +155,23 @@ TEST(FleetCollect, AHungNodeTimesOutAtTheDeadlineAndTheOthersAreKept) {
       << record->nodes[1].reason;
   EXPECT_EQ(record->nodes[2].status, CollectStatus::no_answer);
   EXPECT_FALSE(record->exit_code);
+}
+
+// CONTRACTS.md: `fleet collect --slurm [-- SRUN_ARGS…] -o DIR`.
+TEST(FleetCollect, OutputAfterTheSrunArgumentsIsGpuvets) {
+  FakeSrun srun;
+  TempDir out;
+  const auto run = run_gpuvet("fleet collect --slurm -- --nodes=1 --partition=gpu -o " + out.path(),
+                              srun.env("n1", "", "n1"));
+  EXPECT_EQ(run.status, 0) << run.out << run.err;
+  EXPECT_TRUE(std::filesystem::exists(out.path() + "/collect.json"));
+  const auto args = text::split(*paths::read_file(srun.args_file, 1 << 16), '\n');
+  EXPECT_EQ(std::find(args.begin(), args.end(), "-o"), args.end());
+  EXPECT_NE(std::find(args.begin(), args.end(), "--partition=gpu"), args.end());
+  const auto twice =
+      run_gpuvet("fleet collect --slurm -o " + out.path() + " -- -o " + out.path(), srun.env("n1"));
+  EXPECT_EQ(twice.status, 2);
+  EXPECT_NE(twice.err.find("twice"), std::string::npos) << twice.err;
 }
 
 TEST(FleetCollect, WithoutSrunOrAnEngineItIsAUsageError) {
