@@ -2,7 +2,6 @@
 // A fleet: many machines' snapshots, each diagnosed as `check --snapshot` would, then compared.
 // The report names the nodes that are broken and why, the facts that differ between nodes that
 // should be identical (drift), and the groups of nodes whose facts are all the same.
-#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -18,7 +17,7 @@ enum class Verdict { ready, warning, error, unreadable };
 std::string_view to_string(Verdict verdict);
 
 // One fact that should agree across nodes, as compared: "driver.version" -> "550.54.15".
-// The order is the report's (fleet_facts.cpp).
+// The order is the report's (compare_facts in node.cpp).
 using NodeFacts = std::vector<std::pair<std::string, std::string>>;
 
 struct Node {

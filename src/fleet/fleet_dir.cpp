@@ -5,10 +5,8 @@
 #include <algorithm>
 #include <atomic>
 #include <filesystem>
-#include <nlohmann/json.hpp>
 #include <thread>
 
-#include "core/c_file.hpp"
 #include "core/paths.hpp"
 #include "fleet/collect_record.hpp"
 #include "fleet/fleet.hpp"

@@ -143,7 +143,8 @@ std::string group_line(const fleet::Group& group, const kb::Messages& messages) 
 
 std::string display_value(const std::string& value, const kb::Messages& messages) {
   if (value.empty()) return messages.text("fleet.value.empty");
-  for (const char* sentinel : {"none", "unknown", "absent", "unset"}) {
+  for (const char* sentinel :
+       {"none", "unknown", "absent", "unset", "enabled", "disabled", "mixed"}) {
     if (value == sentinel) return messages.text(std::string("fleet.value.") + sentinel);
   }
   return value;

@@ -386,6 +386,7 @@ TEST(FleetRender, ChineseHasNoEnglishSentinelsOrAsciiColonsInItsOwnWords) {
       report::render_fleet_text(scenario_fleet(), messages(kb::Lang::zh), false);
   EXPECT_NE(text.find("共 22 个节点"), std::string::npos) << text;
   EXPECT_NE(text.find("gpu[12,15]（无）"), std::string::npos) << text;
+  EXPECT_NE(text.find("gpu10（已关闭）"), std::string::npos) << text;
   EXPECT_NE(text.find("gpu18（（空））"), std::string::npos) << text;
   EXPECT_EQ(text.find("Needs attention"), std::string::npos);
   EXPECT_EQ(text.find(" nodes"), std::string::npos);
