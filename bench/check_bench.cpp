@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "child_run.hpp"
+#include "median_reporter.hpp"
 
 namespace {
 
@@ -46,47 +47,30 @@ void BM_NumbaSysinfo(benchmark::State& state) {
   time_command(state, {"numba", "-s"}, false);
 }
 
-// Keeps each benchmark's median time and peak memory for the summary.
-class SummaryReporter : public benchmark::ConsoleReporter {
- public:
-  void ReportRuns(const std::vector<Run>& runs) override {
-    ConsoleReporter::ReportRuns(runs);
-    for (const auto& run : runs) {
-      if (run.aggregate_name != "median" || run.error_occurred) continue;
-      medians_[run.run_name.function_name] = run.GetAdjustedRealTime();
-      const auto rss = run.counters.find("peak_rss_MB");
-      if (rss != run.counters.end()) peaks_[run.run_name.function_name] = rss->second.value;
+// The ratios against the baseline, from each benchmark's median.
+void summarize(const gpuvet::bench::MedianReporter& medians) {
+  const double gpuvet = medians.time("BM_GpuvetCheckJson");
+  if (gpuvet <= 0) return;
+  std::printf("\ngpuvet check --json on this machine: %.1f ms, peak RSS %.1f MB\n", gpuvet,
+              medians.counter("BM_GpuvetCheckJson", "peak_rss_MB"));
+  double fastest = 0;
+  for (const auto& [name, label] : std::vector<std::pair<std::string, std::string>>{
+           {"BM_TorchCollectEnv", "python3 -m torch.utils.collect_env"},
+           {"BM_NumbaSysinfo", "numba -s"}}) {
+    const double t = medians.time(name);
+    if (t <= 0) {
+      std::printf("  %-36s not run (not installed)\n", label.c_str());
+      continue;
     }
+    std::printf("  %-36s %8.1f ms, peak RSS %6.1f MB, gpuvet is %.1fx faster\n", label.c_str(), t,
+                medians.counter(name, "peak_rss_MB"), t / gpuvet);
+    if (fastest == 0 || t < fastest) fastest = t;
   }
-  void Finalize() override {
-    ConsoleReporter::Finalize();
-    const double gpuvet = medians_["BM_GpuvetCheckJson"];
-    if (gpuvet <= 0) return;
-    std::printf("\ngpuvet check --json on this machine: %.1f ms, peak RSS %.1f MB\n", gpuvet,
-                peaks_["BM_GpuvetCheckJson"]);
-    double fastest = 0;
-    for (const auto& [name, label] : std::vector<std::pair<std::string, std::string>>{
-             {"BM_TorchCollectEnv", "python3 -m torch.utils.collect_env"},
-             {"BM_NumbaSysinfo", "numba -s"}}) {
-      const double t = medians_[name];
-      if (t <= 0) {
-        std::printf("  %-36s not run (not installed)\n", label.c_str());
-        continue;
-      }
-      std::printf("  %-36s %8.1f ms, peak RSS %6.1f MB, gpuvet is %.1fx faster\n", label.c_str(), t,
-                  peaks_[name], t / gpuvet);
-      if (fastest == 0 || t < fastest) fastest = t;
-    }
-    if (fastest > 0) {
-      std::printf("  speedup over the fastest baseline: %.1fx (goal >= 20x, peak RSS < 30 MB)\n",
-                  fastest / gpuvet);
-    }
+  if (fastest > 0) {
+    std::printf("  speedup over the fastest baseline: %.1fx (goal >= 20x, peak RSS < 30 MB)\n",
+                fastest / gpuvet);
   }
-
- private:
-  std::map<std::string, double> medians_;
-  std::map<std::string, double> peaks_;
-};
+}
 
 }  // namespace
 
@@ -114,7 +98,7 @@ int main(int argc, char** argv) {
   const std::filesystem::path self = std::filesystem::canonical("/proc/self/exe");
   g_gpuvet = (self.parent_path().parent_path() / "gpuvet").string();
   benchmark::Initialize(&argc, argv);
-  SummaryReporter reporter;
+  gpuvet::bench::MedianReporter reporter(summarize);
   benchmark::RunSpecifiedBenchmarks(&reporter);
   benchmark::Shutdown();
   return 0;

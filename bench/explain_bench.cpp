@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "child_run.hpp"
+#include "median_reporter.hpp"
 
 namespace {
 
@@ -110,34 +111,20 @@ void BM_GrepPatterns(benchmark::State& state) {
   state.counters["peak_rss_MB"] = g_peak_grep;
 }
 
-class SummaryReporter : public benchmark::ConsoleReporter {
- public:
-  void ReportRuns(const std::vector<Run>& runs) override {
-    ConsoleReporter::ReportRuns(runs);
-    for (const auto& run : runs) {
-      if (run.aggregate_name == "median" && !run.error_occurred) {
-        medians_[run.run_name.function_name] = run.GetAdjustedRealTime();
-      }
-    }
-  }
-  void Finalize() override {
-    ConsoleReporter::Finalize();
-    const double gpuvet = medians_["BM_GpuvetExplain"];
-    const double grep = medians_["BM_GrepPatterns"];
-    if (gpuvet <= 0 || grep <= 0) return;
-    const double mb = static_cast<double>(g_mib);
-    std::printf(
-        "\nexplain on a %zu MiB training log:\n"
-        "  gpuvet explain   %8.1f MB/s, peak RSS %6.1f MB\n"
-        "  grep -E -i -f    %8.1f MB/s, peak RSS %6.1f MB (same patterns)\n"
-        "  gpuvet / grep throughput = %.2f (goal >= 1.00, gpuvet peak RSS < 64 MB)\n",
-        g_mib, mb / (gpuvet / 1000.0), g_peak_gpuvet, mb / (grep / 1000.0), g_peak_grep,
-        grep / gpuvet);
-  }
-
- private:
-  std::map<std::string, double> medians_;
-};
+// The ratios against the baseline, from each benchmark's median.
+void summarize(const gpuvet::bench::MedianReporter& medians) {
+  const double gpuvet = medians.time("BM_GpuvetExplain");
+  const double grep = medians.time("BM_GrepPatterns");
+  if (gpuvet <= 0 || grep <= 0) return;
+  const double mb = static_cast<double>(g_mib);
+  std::printf(
+      "\nexplain on a %zu MiB training log:\n"
+      "  gpuvet explain   %8.1f MB/s, peak RSS %6.1f MB\n"
+      "  grep -E -i -f    %8.1f MB/s, peak RSS %6.1f MB (same patterns)\n"
+      "  gpuvet / grep throughput = %.2f (goal >= 1.00, gpuvet peak RSS < 64 MB)\n",
+      g_mib, mb / (gpuvet / 1000.0), g_peak_gpuvet, mb / (grep / 1000.0), g_peak_grep,
+      grep / gpuvet);
+}
 
 }  // namespace
 
@@ -179,7 +166,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "cannot export the patterns\n");
     return 1;
   }
-  SummaryReporter reporter;
+  gpuvet::bench::MedianReporter reporter(summarize);
   benchmark::RunSpecifiedBenchmarks(&reporter);
   std::error_code ec;
   fs::remove_all(g_dir, ec);

@@ -21,6 +21,7 @@
 #include "child_run.hpp"
 #include "core/gzip.hpp"
 #include "core/paths.hpp"
+#include "median_reporter.hpp"
 
 namespace {
 
@@ -96,33 +97,20 @@ void BM_CheckPerNode100(benchmark::State& state) {
   }
 }
 
-class SummaryReporter : public benchmark::ConsoleReporter {
- public:
-  void ReportRuns(const std::vector<Run>& runs) override {
-    ConsoleReporter::ReportRuns(runs);
-    for (const auto& run : runs) {
-      if (run.aggregate_name == "median" && !run.error_occurred)
-        medians_[run.run_name.function_name] = run.GetAdjustedRealTime();
-    }
-  }
-  void Finalize() override {
-    ConsoleReporter::Finalize();
-    const double fleet = medians_["BM_FleetReport1000"];
-    const double baseline = medians_["BM_CheckPerNode100"];
-    if (fleet <= 0 || baseline <= 0) return;
-    const double fleet_per_node = fleet / kNodes;
-    const double baseline_per_node = baseline / kBaselineNodes;
-    std::printf("\ngpuvet fleet report, %d snapshots: %.2f s (goal <= 10 s), peak RSS %.1f MB\n",
-                kNodes, fleet / 1000.0, g_peak_fleet);
-    std::printf("  per node: fleet report %.2f ms; baseline check --snapshot per process %.2f ms\n",
-                fleet_per_node, baseline_per_node);
-    std::printf("  fleet report is %.1fx faster per node than one check process per node\n",
-                baseline_per_node / fleet_per_node);
-  }
-
- private:
-  std::map<std::string, double> medians_;
-};
+// The ratios against the baseline, from each benchmark's median.
+void summarize(const gpuvet::bench::MedianReporter& medians) {
+  const double fleet = medians.time("BM_FleetReport1000");
+  const double baseline = medians.time("BM_CheckPerNode100");
+  if (fleet <= 0 || baseline <= 0) return;
+  const double fleet_per_node = fleet / kNodes;
+  const double baseline_per_node = baseline / kBaselineNodes;
+  std::printf("\ngpuvet fleet report, %d snapshots: %.2f s (goal <= 10 s), peak RSS %.1f MB\n",
+              kNodes, fleet / 1000.0, g_peak_fleet);
+  std::printf("  per node: fleet report %.2f ms; baseline check --snapshot per process %.2f ms\n",
+              fleet_per_node, baseline_per_node);
+  std::printf("  fleet report is %.1fx faster per node than one check process per node\n",
+              baseline_per_node / fleet_per_node);
+}
 
 }  // namespace
 
@@ -145,7 +133,7 @@ int main(int argc, char** argv) {
   g_gpuvet = (self.parent_path().parent_path() / "gpuvet").string();
   make_fleet(fs::path(GPUVET_SOURCE_DIR) / "tests" / "scenarios");
   benchmark::Initialize(&argc, argv);
-  SummaryReporter reporter;
+  gpuvet::bench::MedianReporter reporter(summarize);
   benchmark::RunSpecifiedBenchmarks(&reporter);
   benchmark::Shutdown();
   std::error_code ignored;

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "child_run.hpp"
+#include "median_reporter.hpp"
 #include "system/elf_reader.hpp"
 #include "system/gpu_code_reader.hpp"
 
@@ -123,48 +124,33 @@ void BM_Cuobjdump(benchmark::State& state) {
   }
 }
 
-class SummaryReporter : public benchmark::ConsoleReporter {
- public:
-  void ReportRuns(const std::vector<Run>& runs) override {
-    ConsoleReporter::ReportRuns(runs);
-    for (const auto& run : runs) {
-      if (run.aggregate_name == "median") {
-        // "BM_GpuvetGpuCode/1" -> cold
-        medians_[run.run_name.function_name + "/" + run.run_name.args] = run.GetAdjustedRealTime();
-      }
-    }
-  }
-  void Finalize() override {
-    ConsoleReporter::Finalize();
+// The ratios against the baseline, from each benchmark's median.
+void summarize(const gpuvet::bench::MedianReporter& medians) {
+  std::printf(
+      "\nGPU code of %s (%.0f MB fat-binary section):\n  %s\n  gpuvet's reader asked for %.2f "
+      "MB\n",
+      g_file.c_str(), static_cast<double>(g_section_bytes) / 1e6, g_lists.c_str(),
+      static_cast<double>(g_bytes_asked) / 1e6);
+  for (const char* cache : {"1", "0"}) {
+    const std::string suffix = std::string("/") + cache;
+    const double gpuvet = medians.time("BM_GpuvetGpuCode" + suffix);
+    const double whole = medians.time("BM_ReadSectionWhole" + suffix);
+    const double cuobjdump = medians.time("BM_Cuobjdump" + suffix);
+    if (gpuvet <= 0 || whole <= 0) continue;
     std::printf(
-        "\nGPU code of %s (%.0f MB fat-binary section):\n  %s\n  gpuvet's reader asked for %.2f "
-        "MB\n",
-        g_file.c_str(), static_cast<double>(g_section_bytes) / 1e6, g_lists.c_str(),
-        static_cast<double>(g_bytes_asked) / 1e6);
-    for (const char* cache : {"1", "0"}) {
-      const std::string suffix = std::string("/") + cache;
-      const double gpuvet = medians_["BM_GpuvetGpuCode" + suffix];
-      const double whole = medians_["BM_ReadSectionWhole" + suffix];
-      const double cuobjdump = medians_["BM_Cuobjdump" + suffix];
-      if (gpuvet <= 0 || whole <= 0) continue;
+        "  %s page cache: gpuvet %.2f ms, section read whole %.2f ms (whole / gpuvet = %.1f)",
+        cache[0] == '1' ? "cold" : "warm", gpuvet, whole, whole / gpuvet);
+    if (cuobjdump > 0) {
       std::printf(
-          "  %s page cache: gpuvet %.2f ms, section read whole %.2f ms (whole / gpuvet = %.1f)",
-          cache[0] == '1' ? "cold" : "warm", gpuvet, whole, whole / gpuvet);
-      if (cuobjdump > 0) {
-        std::printf(
-            ", cuobjdump --list-elf --list-ptx %.2f ms (cuobjdump / gpuvet = %.1f, goal >= 10)",
-            cuobjdump, cuobjdump / gpuvet);
-      }
-      std::printf("\n");
+          ", cuobjdump --list-elf --list-ptx %.2f ms (cuobjdump / gpuvet = %.1f, goal >= 10)",
+          cuobjdump, cuobjdump / gpuvet);
     }
-    if (g_cuobjdump.empty()) {
-      std::printf("  cuobjdump: not on PATH, not compared (pip install nvidia-cuda-cuobjdump)\n");
-    }
+    std::printf("\n");
   }
-
- private:
-  std::map<std::string, double> medians_;
-};
+  if (g_cuobjdump.empty()) {
+    std::printf("  cuobjdump: not on PATH, not compared (pip install nvidia-cuda-cuobjdump)\n");
+  }
+}
 
 // The largest library of the toolkit that has a fat-binary section.
 std::string default_file() {
@@ -234,7 +220,7 @@ int main(int argc, char** argv) {
   }
   cold_and_warm(benchmark::RegisterBenchmark("BM_GpuvetGpuCode", BM_GpuvetGpuCode), 5);
   cold_and_warm(benchmark::RegisterBenchmark("BM_ReadSectionWhole", BM_ReadSectionWhole), 5);
-  SummaryReporter reporter;
+  gpuvet::bench::MedianReporter reporter(summarize);
   benchmark::RunSpecifiedBenchmarks(&reporter);
   benchmark::Shutdown();
   return 0;

@@ -27,6 +27,7 @@
 
 #include "facts/facts.hpp"
 #include "kb/kb.hpp"
+#include "median_reporter.hpp"
 #include "probes/probes.hpp"
 #include "system/overlay_system.hpp"
 
@@ -167,34 +168,17 @@ void BM_FindDistInfo(benchmark::State& state) {
   }
 }
 
-// Collects each benchmark's median real time to print the ratio at the end.
-class RatioReporter : public benchmark::ConsoleReporter {
- public:
-  void ReportRuns(const std::vector<Run>& runs) override {
-    ConsoleReporter::ReportRuns(runs);
-    for (const auto& run : runs) {
-      if (run.aggregate_name == "median" || (run.run_type == Run::RT_Iteration && !seen_median_)) {
-        medians_[run.run_name.function_name] = run.GetAdjustedRealTime();
-      }
-      if (run.aggregate_name == "median") seen_median_ = true;
-    }
-  }
-  void Finalize() override {
-    ConsoleReporter::Finalize();
-    const double gpuvet = medians_["BM_GpuvetPythonProbe"];
-    const double find = medians_["BM_FindDistInfo"];
-    if (gpuvet <= 0 || find <= 0) return;
-    std::printf(
-        "\npython discovery, %d environments x %d distributions:\n"
-        "  gpuvet probe   %8.1f ms\n  find baseline  %8.1f ms  (find ROOT -name '*.dist-info')\n"
-        "  ratio gpuvet/find = %.2f  (goal: <= 2.00, and gpuvet under 250 ms)\n",
-        g_envs + kManagerEnvs, g_dists, gpuvet, find, gpuvet / find);
-  }
-
- private:
-  std::map<std::string, double> medians_;
-  bool seen_median_ = false;
-};
+// The ratios against the baseline, from each benchmark's median.
+void summarize(const gpuvet::bench::MedianReporter& medians) {
+  const double gpuvet = medians.time("BM_GpuvetPythonProbe");
+  const double find = medians.time("BM_FindDistInfo");
+  if (gpuvet <= 0 || find <= 0) return;
+  std::printf(
+      "\npython discovery, %d environments x %d distributions:\n"
+      "  gpuvet probe   %8.1f ms\n  find baseline  %8.1f ms  (find ROOT -name '*.dist-info')\n"
+      "  ratio gpuvet/find = %.2f  (goal: <= 2.00, and gpuvet under 250 ms)\n",
+      g_envs + kManagerEnvs, g_dists, gpuvet, find, gpuvet / find);
+}
 
 }  // namespace
 
@@ -221,7 +205,7 @@ int main(int argc, char** argv) {
   int rest_argc = static_cast<int>(rest.size());
   benchmark::Initialize(&rest_argc, rest.data());
   make_tree();
-  RatioReporter reporter;
+  gpuvet::bench::MedianReporter reporter(summarize);
   benchmark::RunSpecifiedBenchmarks(&reporter);
   std::error_code ec;
   fs::remove_all(g_root, ec);
