@@ -15,8 +15,9 @@ for option in "$@"; do
   case "$option" in
     # chromium: the bench and fleet HTML tests open the pages in it, headless; slurm-wlm and
     # munge: the fleet test starts a single-node cluster; python3-yaml: the Kubernetes manifest
-    # test reads the manifest.
-    --tests) packages+=(chromium slurm-wlm munge python3 python3-yaml) ;;
+    # test reads the manifest; zsh, fish and groff-base: the completion scripts are loaded in
+    # the real shells and the man page is checked by groff.
+    --tests) packages+=(chromium slurm-wlm munge python3 python3-yaml zsh fish groff-base) ;;
     # The cross compilers (posix threads), Wine to run the tests, zlib for MinGW, GoogleTest's
     # sources, and what scripts/windows-deps.sh needs to build RE2 from Debian's source package.
     --windows) packages+=(g++-mingw-w64-x86-64-posix wine64 wine libz-mingw-w64-dev googletest

@@ -4,9 +4,12 @@
 
 #include <CLI/CLI.hpp>
 #include <functional>
+#include <optional>
 
 #include "bench/bench_child.hpp"
+#include "cli/arguments.hpp"
 #include "cli/bench_verb.hpp"
+#include "cli/command_model.hpp"
 #include "cli/common.hpp"
 #include "cli/verb.hpp"
 #include "pipeline/diagnose.hpp"
@@ -20,32 +23,6 @@ std::string version_text() {
   auto kb = kb::Kb::embedded();
   return fmt::format("{} (knowledge base {})", pipeline::tool_name(),
                      kb ? kb->version() : "unreadable");
-}
-
-// A global option: taken out before CLI11 sees the verb's options, so it works before or after
-// the verb. Not when it is the value of an option that takes text (explain --text).
-bool take_redact_user(std::vector<std::string>& args) {
-  bool found = false;
-  for (size_t i = 0; i < args.size();) {
-    if (args[i] == "--") break;
-    if (args[i] == "--redact-user" && (i == 0 || args[i - 1] != "--text")) {
-      args.erase(args.begin() + static_cast<std::ptrdiff_t>(i));
-      found = true;
-    } else {
-      ++i;
-    }
-  }
-  return found;
-}
-
-// `gpuvet`, `gpuvet --json` and `gpuvet --snapshot F` mean `gpuvet check ...`.
-std::vector<std::string> with_default_verb(std::vector<std::string> args) {
-  const bool top_level_flag =
-      !args.empty() && (args[0] == "--help" || args[0] == "-h" || args[0] == "--version");
-  if (args.empty() || (args[0].starts_with("-") && !top_level_flag)) {
-    args.insert(args.begin(), "check");
-  }
-  return args;
 }
 
 // An empty value (--gpu "") is a usage error for every option and argument that takes one, in
@@ -78,7 +55,120 @@ std::vector<DeclaredVerb> declare_verbs(CLI::App& app) {
   return declared;
 }
 
+// The exit statuses of a verb as CONTRACTS.md lists them, below its --help.
+std::string exit_status_footer(const std::string& verb, const kb::Messages& m) {
+  const std::string row = m.has(fmt::format("cli.exit.{}.0", verb)) ? verb : "other";
+  std::string footer = m.text("cli.exit.title");
+  for (int status = 0; status <= 2; ++status) {
+    footer += fmt::format("\n  {}  {}", status, m.text(fmt::format("cli.exit.{}.{}", row, status)));
+  }
+  return footer;
+}
+
+void add_footers(CLI::App& app, const std::vector<DeclaredVerb>& declared, const kb::Messages& m) {
+  app.footer(m.text("cli.footer"));
+  for (const DeclaredVerb& verb : declared) {
+    verb.command->footer(exit_status_footer(verb.command->get_name(), m));
+    for (CLI::App* sub : verb.command->get_subcommands([](CLI::App*) { return true; })) {
+      sub->footer(exit_status_footer(verb.command->get_name(), m));
+    }
+  }
+}
+
+std::vector<std::string> visible_verbs(const CLI::App& app) {
+  std::vector<std::string> names;
+  for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) {
+    if (!sub->get_group().empty()) names.push_back(sub->get_name());
+  }
+  return names;
+}
+
+// A first word that is no verb: a typo, most likely (`gpuvet chek`).
+std::optional<std::string> unknown_verb_error(const CLI::App& app,
+                                              const std::vector<std::string>& args,
+                                              const kb::Messages& m) {
+  if (args.empty() || args[0].starts_with("-")) return std::nullopt;
+  for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) {
+    if (sub->get_name() == args[0]) return std::nullopt;
+  }
+  if (const auto nearest = nearest_name(args[0], visible_verbs(app))) {
+    return m.text("cli.unknown_verb.did_you_mean",
+                  {{"verb", args[0]}, {"command", "gpuvet"}, {"suggestion", *nearest}});
+  }
+  return m.text("cli.unknown_verb", {{"verb", args[0]}, {"command", "gpuvet"}});
+}
+
+// The deepest verb the parser entered: where an unexpected option was given.
+const CLI::App* deepest_parsed(const CLI::App& app) {
+  const CLI::App* deepest = &app;
+  for (bool deeper = true; deeper;) {
+    deeper = false;
+    for (const CLI::App* sub : deepest->get_subcommands()) {
+      deepest = sub;
+      deeper = true;
+      break;
+    }
+  }
+  return deepest;
+}
+
+// "--jsn" given to check: "did you mean --json?"; nullopt when no option is near.
+std::optional<std::string> unknown_option_error(const CLI::App& app, const kb::Messages& m) {
+  const CLI::App* verb = deepest_parsed(app);
+  std::vector<std::string> names;
+  for (const CLI::Option* option : verb->get_options()) {
+    if (option->get_group().empty()) continue;
+    for (const std::string& name : option->get_lnames())
+      names.push_back("--" + name);
+  }
+  for (const std::string& extra : app.remaining(true)) {
+    if (!extra.starts_with("--")) continue;
+    const std::string typed = extra.substr(0, extra.find('='));
+    if (const auto nearest = nearest_name(typed, names)) {
+      const std::string command = verb == &app ? "gpuvet" : "gpuvet " + verb->get_name();
+      return m.text("cli.unknown_option.did_you_mean",
+                    {{"option", typed}, {"command", command}, {"suggestion", *nearest}});
+    }
+  }
+  return std::nullopt;
+}
+
+// The catalog for messages printed before a verb runs; English when the knowledge base cannot
+// be read (the verb then reports that).
+kb::Messages early_messages(const std::vector<std::string>& args) {
+  const kb::Lang lang = lang_of_arguments(args, lang_from_environment());
+  if (auto kb = kb::Kb::embedded()) {
+    if (auto messages = kb::Messages::load(*kb, lang)) return std::move(*messages);
+  }
+  return kb::Messages{};
+}
+
+constexpr const char* kAppDescription =
+    "gpuvet checks every layer of a GPU deep-learning stack: hardware, driver, CUDA, cuDNN, "
+    "Python environments and frameworks.";
+
+std::vector<DeclaredVerb> declare_command_line(CLI::App& app, const kb::Messages& messages) {
+  // Asked only when --version is given: no child process pays for it.
+  app.set_version_flag("--version", std::function<std::string()>(version_text));
+  // One syntax everywhere: CLI11 would take "/path" for a "/option" on Windows.
+  app.allow_windows_style_options(false);
+  app.require_subcommand(0, 1);
+  std::vector<DeclaredVerb> declared = declare_verbs(app);
+  add_footers(app, declared, messages);
+  // Taken out of the arguments before parsing (take_redact_user); declared for --help.
+  app.add_flag("--redact-user")
+      ->description("Replace the user name and home directory in every output (any verb)");
+  refuse_empty_values(app);
+  return declared;
+}
+
 }  // namespace
+
+CommandModel command_line_model(const kb::Messages& messages) {
+  CLI::App app{kAppDescription, "gpuvet"};
+  declare_command_line(app, messages);
+  return describe_command_line(app);
+}
 
 int run(std::vector<std::string> args) {
   platform::prepare_console();
@@ -86,23 +176,12 @@ int run(std::vector<std::string> args) {
   if (!args.empty() && args.front() == bench::kBenchVerb) {
     return run_bench_child_verb(std::vector<std::string>(args.begin() + 1, args.end()));
   }
-  CLI::App app{
-      "gpuvet checks every layer of a GPU deep-learning stack: hardware, driver, CUDA, "
-      "cuDNN, Python environments and frameworks.",
-      "gpuvet"};
-  // Asked only when --version is given: no child process pays for it.
-  app.set_version_flag("--version", std::function<std::string()>(version_text));
-  // One syntax everywhere: CLI11 would take "/path" for a "/option" on Windows.
-  app.allow_windows_style_options(false);
-  app.require_subcommand(0, 1);
-  const std::vector<DeclaredVerb> declared = declare_verbs(app);
-
+  CLI::App app{kAppDescription, "gpuvet"};
+  const kb::Messages messages = early_messages(args);
+  const std::vector<DeclaredVerb> declared = declare_command_line(app, messages);
   if (take_redact_user(args)) redact_user_names();
-  bool redact_user_help = false;  // the flag is taken out above; this lists it in --help
-  app.add_flag("--redact-user", redact_user_help,
-               "Replace the user name and home directory in every output (any verb)");
-  refuse_empty_values(app);
-  args = with_default_verb(std::move(args));
+  args = with_default_verb(hoist_global_options(std::move(args)));
+  if (auto error = unknown_verb_error(app, args, messages)) return fail(*error);
   std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 parses a reversed list
   try {
     app.parse(reversed);
@@ -112,6 +191,9 @@ int run(std::vector<std::string> args) {
     return app.exit(e);
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
+  } catch (const CLI::ExtrasError& e) {
+    if (auto error = unknown_option_error(app, messages)) return fail(*error);
+    return fail(fmt::format("{} (see gpuvet --help)", e.what()));
   } catch (const CLI::ParseError& e) {
     return fail(fmt::format("{} (see gpuvet --help)", e.what()));
   }

@@ -3,9 +3,15 @@
 #include <string>
 #include <vector>
 
+#include "cli/command_model.hpp"
+#include "kb/messages.hpp"
+
 namespace gpuvet::cli {
 
 // Runs gpuvet with these arguments (without the program name) and returns the exit status.
 int run(std::vector<std::string> args);
+
+// The whole command line as `gpuvet help` and the completions see it, footers in `messages`.
+CommandModel command_line_model(const kb::Messages& messages);
 
 }  // namespace gpuvet::cli

@@ -217,8 +217,10 @@ VerbRun declare_verify(CLI::App& command) {
 VerbRun declare_bench(CLI::App& command) {
   auto options = declare_measurement(command, false);
   command.add_flag("--quick", options->args.quick, "Smaller sizes and fewer repetitions");
-  command.add_option("--html", options->args.html,
-                     "Also write a self-contained HTML page with the charts to FILE");
+  command
+      .add_option("--html", options->args.html,
+                  "Also write a self-contained HTML page with the charts to FILE")
+      ->type_name("FILE");
   return [options] { return run_bench_verb(*options); };
 }
 

@@ -26,6 +26,8 @@ struct CheckOptions {
   std::string format = "text";
   bool json = false;
   bool verify = false;
+  bool strict = false;  // warnings fail too, for CI gates
+  bool quiet = false;   // one line, for scripts and fleets
 };
 
 std::string render(const report::Report& report, const std::string& format,
@@ -33,6 +35,19 @@ std::string render(const report::Report& report, const std::string& format,
   if (format == "json") return report::render_json(report);
   if (format == "md") return report::render_md(report, context.messages);
   return report::render_text(report, context.messages, context.color);
+}
+
+// --quiet: whether the GPU is ready, and else the first thing to fix.
+// With --strict a warning is the thing to fix too.
+std::string one_line_verdict(const report::Report& report, bool strict, const kb::Messages& m) {
+  const auto to_fix = report::findings_to_fix(report.findings);
+  const bool ready = report.summary.gpu_ready && report.summary.errors == 0;
+  const bool warned = strict && report.summary.warnings > 0;
+  if (to_fix.empty() || (ready && !warned))
+    return m.text(ready ? "check.quiet.ready" : "check.quiet.not_ready") + "\n";
+  return m.text(ready ? "check.quiet.strict_fix_first" : "check.quiet.fix_first",
+                {{"title", to_fix.front()->title}, {"id", to_fix.front()->id}}) +
+         "\n";
 }
 
 int run_check(const CheckOptions& options) {
@@ -53,8 +68,11 @@ int run_check(const CheckOptions& options) {
   report->elapsed_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
                            std::chrono::steady_clock::now() - started)
                            .count();
-  print(render(*report, options.json ? "json" : options.format, *context));
-  return report->summary.errors > 0 ? kExitFound : kExitOk;
+  print(options.quiet ? one_line_verdict(*report, options.strict, context->messages)
+                      : render(*report, options.json ? "json" : options.format, *context));
+  const bool failed =
+      report->summary.errors > 0 || (options.strict && report->summary.warnings > 0);
+  return failed ? kExitFound : kExitOk;
 }
 
 int run_snapshot(const std::string& output) {
@@ -80,21 +98,29 @@ int run_snapshot(const std::string& output) {
 
 VerbRun declare_check(CLI::App& command) {
   auto options = std::make_shared<CheckOptions>();
-  command.add_option("--snapshot", options->snapshot,
-                     "Diagnose a snapshot file instead of this machine");
+  command
+      .add_option("--snapshot", options->snapshot,
+                  "Diagnose a snapshot file instead of this machine")
+      ->type_name("FILE");
   command.add_option("--format", options->format, "Output format")
-      ->check(CLI::IsMember({"text", "json", "md"}));
+      ->check(CLI::IsMember({"text", "json", "md"}))
+      ->option_text("text|json|md");
   command.add_flag("--json", options->json, "Same as --format json");
   add_common_options(command, options->common);
   command.add_flag("--verify", options->verify,
                    "Also run gpuvet verify on the GPU; a failure is a runtime finding");
+  command.add_flag("--strict", options->strict, "Exit status 1 on warnings too (for CI gates)");
+  command.add_flag("--quiet", options->quiet,
+                   "One line: GPU ready, or the first thing to fix (for scripts)");
   return [options] { return run_check(*options); };
 }
 
 VerbRun declare_snapshot(CLI::App& command) {
   auto output = std::make_shared<std::string>();
-  command.add_option("-o,--output", *output,
-                     "Write to FILE (gzip-compressed when it ends in .gz; default: stdout)");
+  command
+      .add_option("-o,--output", *output,
+                  "Write to FILE (gzip-compressed when it ends in .gz; default: stdout)")
+      ->type_name("FILE");
   return [output] { return run_snapshot(*output); };
 }
 

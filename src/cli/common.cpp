@@ -87,8 +87,11 @@ kb::Lang lang_from_environment() {
 }
 
 void add_common_options(CLI::App& command, CommonOptions& options) {
-  command.add_option("--kb", options.kb_dir, "Use a newer knowledge base: a copy of data/");
-  command.add_option("--lang", options.lang, kLangHelp)->check(CLI::IsMember({"en", "zh"}));
+  command.add_option("--kb", options.kb_dir, "Use a newer knowledge base: a copy of data/")
+      ->type_name("DIR");
+  command.add_option("--lang", options.lang, kLangHelp)
+      ->check(CLI::IsMember({"en", "zh"}))
+      ->option_text("en|zh");
   command.add_flag("--no-color", options.no_color, "No colour (also: NO_COLOR set)");
 }
 

@@ -96,10 +96,11 @@ int run_explain_verb(ExplainOptions& options, const CLI::App& command) {
 VerbRun declare_explain(CLI::App& command) {
   auto options = std::make_shared<ExplainOptions>();
   ExplainArgs& args = options->args;
-  command.add_option("FILE", args.input, "The log (\"-\": standard input)");
-  command.add_option("--text", args.text, "The message itself");
-  command.add_option("--snapshot", args.snapshot,
-                     "Confirm against a snapshot instead of this machine");
+  command.add_option("FILE", args.input, "The log (\"-\": standard input)")->type_name("FILE|-");
+  command.add_option("--text", args.text, "The message itself")->type_name("MESSAGE");
+  command
+      .add_option("--snapshot", args.snapshot, "Confirm against a snapshot instead of this machine")
+      ->type_name("FILE");
   command.add_flag("--no-facts", args.no_facts, "Read the text only");
   command.add_flag("--json", args.json, "JSON output (gpuvet.explain/1)");
   add_common_options(command, options->common);

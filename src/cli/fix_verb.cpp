@@ -310,9 +310,9 @@ VerbRun declare_fix(CLI::App& command) {
   command.add_flag("--yes", options->yes, "Apply without asking");
   command.add_option("task", options->task, "cudnn-install: copy cuDNN into its CUDA toolkit")
       ->check(CLI::IsMember({"cudnn-install"}))
-      ->type_name("TASK");
+      ->option_text("cudnn-install");
   command.add_option("--from", options->from, "cudnn-install: the extracted archive, or its zip")
-      ->type_name("DIR|ZIP");
+      ->type_name("DIR|ZIP-FILE");
   command
       .add_option("--toolkit", options->toolkit,
                   "cudnn-install: the toolkit's folder (default: the newest that matches)")

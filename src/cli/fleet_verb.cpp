@@ -223,6 +223,7 @@ VerbRun declare_fleet(CLI::App& command) {
                    "Copy gpuvet to the nodes with srun --bcast: auto (unless it is on a shared "
                    "filesystem), always, never")
       ->check(CLI::IsMember({"auto", "always", "never"}))
+      ->option_text("auto|always|never")
       ->type_name("WHEN");
   collect
       ->add_option("SRUN_ARGS", options->srun_args,
@@ -242,7 +243,7 @@ VerbRun declare_fleet(CLI::App& command) {
       ->type_name("DIR");
   report->add_option("--format", options->format, "Output format")
       ->check(CLI::IsMember({"text", "json", "md"}))
-      ->type_name("FORMAT");
+      ->option_text("text|json|md");
   report->add_flag("--json", options->json, "Same as --format json (gpuvet.fleet/1)");
   report
       ->add_option("--html", options->html,

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <tuple>
 
 #include <CLI/CLI.hpp>
 
@@ -217,17 +218,23 @@ int run_kb_verb(const KbOptions& options) {
 VerbRun declare_kb(CLI::App& command) {
   auto options = std::make_shared<KbOptions>();
   command.require_subcommand(1);
-  const std::vector<std::pair<std::string, std::string>> topics = {
-      {"gpu", "A GPU by name (\"RTX 3060\"): compute capability, architecture, what runs on it"},
-      {"cuda",
-       "A CUDA version (10.1): its releases, minimum drivers, architectures, library names"},
-      {"cudnn", "A cuDNN version (8.9): the CUDA versions it supports and its library names"},
+  // A topic, what it looks up, and what its argument is.
+  const std::vector<std::tuple<std::string, std::string, std::string>> topics = {
+      {"gpu", "A GPU by name (\"RTX 3060\"): compute capability, architecture, what runs on it",
+       "NAME"},
+      {"cuda", "A CUDA version (10.1): its releases, minimum drivers, architectures, library names",
+       "VERSION"},
+      {"cudnn", "A cuDNN version (8.9): the CUDA versions it supports and its library names",
+       "VERSION"},
       {"framework",
        "FRAMEWORK[==VERSION] (tensorflow==2.1, torch, paddlepaddle-gpu): builds and minimum "
-       "compute capability"}};
-  for (const auto& [topic, description] : topics) {
+       "compute capability",
+       "FRAMEWORK[==VERSION]"}};
+  for (const auto& [topic, description, metavar] : topics) {
     CLI::App* sub = command.add_subcommand(topic, description);
-    sub->add_option("ARGUMENT", options->args.argument, "What to look up")->required();
+    sub->add_option("ARGUMENT", options->args.argument, "What to look up")
+        ->required()
+        ->type_name(metavar);
     sub->fallthrough();
     sub->callback([options, name = topic] { options->args.topic = name; });
   }

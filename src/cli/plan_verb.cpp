@@ -132,22 +132,33 @@ VerbRun declare_plan(CLI::App& command) {
       .add_option("FRAMEWORK", args.spec,
                   "tensorflow, torch (pytorch), jax, cupy, paddle or onnxruntime, or a pip "
                   "package of one (paddlepaddle-gpu), optionally ==VERSION (a prefix)")
-      ->required();
+      ->required()
+      ->type_name("FRAMEWORK[==VERSION]");
   command.add_option("--os", args.os, "windows, linux or wsl2 (default: this machine's)")
-      ->check(CLI::IsMember({"windows", "linux", "wsl2"}));
-  auto* gpu = command.add_option("--gpu", args.gpu, "A GPU by name (\"RTX 3060\")");
-  command.add_option("--cc", args.cc, "The GPU's compute capability, X.Y")->excludes(gpu);
-  command.add_option("--driver", args.driver, "The NVIDIA driver version");
-  command.add_option("--python", args.python, "The Python version, X.Y");
-  command.add_option("--cuda", args.cuda, "Only builds for this CUDA version, X.Y");
+      ->check(CLI::IsMember({"windows", "linux", "wsl2"}))
+      ->option_text("windows|linux|wsl2");
+  auto* gpu =
+      command.add_option("--gpu", args.gpu, "A GPU by name (\"RTX 3060\")")->type_name("NAME");
+  command.add_option("--cc", args.cc, "The GPU's compute capability, X.Y")
+      ->excludes(gpu)
+      ->type_name("X.Y");
+  command.add_option("--driver", args.driver, "The NVIDIA driver version")->type_name("VERSION");
+  command.add_option("--python", args.python, "The Python version, X.Y")->type_name("X.Y");
+  command.add_option("--cuda", args.cuda, "Only builds for this CUDA version, X.Y")
+      ->type_name("X.Y");
   auto* env = command.add_option(
       "--env", args.env, "Plan for this existing environment (its Python constrains the plan)");
+  env->type_name("PATH");
   command.add_flag("--here", args.here, "Plan for the active environment (its Python constrains)")
       ->excludes(env);
-  command.add_option("--snapshot", args.snapshot,
-                     "Take what is not given from a snapshot instead of this machine");
-  command.add_option("--write", args.write_dir,
-                     "Write environment.yml, requirements.txt and an activation script there");
+  command
+      .add_option("--snapshot", args.snapshot,
+                  "Take what is not given from a snapshot instead of this machine")
+      ->type_name("FILE");
+  command
+      .add_option("--write", args.write_dir,
+                  "Write environment.yml, requirements.txt and an activation script there")
+      ->type_name("DIR");
   command.add_flag("--force", args.force,
                    "With --write: replace those files when they are already there");
   command.add_flag("--json", args.json, "JSON output (gpuvet.plan/1)");

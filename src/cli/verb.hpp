@@ -36,6 +36,8 @@ VerbRun declare_kb(CLI::App& command);
 VerbRun declare_fix(CLI::App& command);
 VerbRun declare_undo(CLI::App& command);
 VerbRun declare_fleet(CLI::App& command);
+VerbRun declare_help(CLI::App& command);
+VerbRun declare_completion(CLI::App& command);
 VerbRun declare_native_query(CLI::App& command);
 
 }  // namespace gpuvet::cli

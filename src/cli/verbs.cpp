@@ -31,6 +31,9 @@ const std::vector<Verb>& verbs() {
        declare_fleet},
       {"kb", "Ask the knowledge base: a GPU, a CUDA or cuDNN version, a framework's builds",
        declare_kb},
+      {"help", "A verb's options and exit status: gpuvet help [VERB [SUB-VERB]]", declare_help},
+      {"completion", "Print a completion script: bash, zsh, fish or powershell",
+       declare_completion},
       // Hidden: the child process of a native query (system/native_query.hpp).
       {sys::kNativeQueryVerb, "", declare_native_query},
   };
