@@ -11,6 +11,7 @@
 #include "cli/bench_verb.hpp"
 #include "cli/command_model.hpp"
 #include "cli/common.hpp"
+#include "cli/help_catalog.hpp"
 #include "cli/verb.hpp"
 #include "pipeline/diagnose.hpp"
 #include "platform/terminal.hpp"
@@ -48,8 +49,8 @@ struct DeclaredVerb {
 std::vector<DeclaredVerb> declare_verbs(CLI::App& app) {
   std::vector<DeclaredVerb> declared;
   for (const Verb& verb : verbs()) {
-    CLI::App* command = app.add_subcommand(std::string(verb.name), std::string(verb.help));
-    if (verb.help.empty()) command->group("");
+    CLI::App* command = app.add_subcommand(std::string(verb.name));
+    if (verb.hidden) command->group("");
     declared.push_back({command, verb.declare(*command)});
   }
   return declared;
@@ -68,9 +69,12 @@ std::string exit_status_footer(const std::string& verb, const kb::Messages& m) {
 void add_footers(CLI::App& app, const std::vector<DeclaredVerb>& declared, const kb::Messages& m) {
   app.footer(m.text("cli.footer"));
   for (const DeclaredVerb& verb : declared) {
-    verb.command->footer(exit_status_footer(verb.command->get_name(), m));
+    const std::string name = verb.command->get_name();
+    verb.command->footer(exit_status_footer(name, m));
     for (CLI::App* sub : verb.command->get_subcommands([](CLI::App*) { return true; })) {
-      sub->footer(exit_status_footer(verb.command->get_name(), m));
+      // A sub-verb with statuses of its own (fleet collect), else its verb's.
+      const std::string own = name + "." + sub->get_name();
+      sub->footer(exit_status_footer(m.has("cli.exit." + own + ".0") ? own : name, m));
     }
   }
 }
@@ -143,10 +147,6 @@ kb::Messages early_messages(const std::vector<std::string>& args) {
   return kb::Messages{};
 }
 
-constexpr const char* kAppDescription =
-    "gpuvet checks every layer of a GPU deep-learning stack: hardware, driver, CUDA, cuDNN, "
-    "Python environments and frameworks.";
-
 std::vector<DeclaredVerb> declare_command_line(CLI::App& app, const kb::Messages& messages) {
   // Asked only when --version is given: no child process pays for it.
   app.set_version_flag("--version", std::function<std::string()>(version_text));
@@ -156,16 +156,16 @@ std::vector<DeclaredVerb> declare_command_line(CLI::App& app, const kb::Messages
   std::vector<DeclaredVerb> declared = declare_verbs(app);
   add_footers(app, declared, messages);
   // Taken out of the arguments before parsing (take_redact_user); declared for --help.
-  app.add_flag("--redact-user")
-      ->description("Replace the user name and home directory in every output (any verb)");
+  app.add_flag("--redact-user");
   refuse_empty_values(app);
+  describe_from_catalog(app, messages);
   return declared;
 }
 
 }  // namespace
 
 CommandModel command_line_model(const kb::Messages& messages) {
-  CLI::App app{kAppDescription, "gpuvet"};
+  CLI::App app{"", "gpuvet"};
   declare_command_line(app, messages);
   return describe_command_line(app);
 }
@@ -176,7 +176,7 @@ int run(std::vector<std::string> args) {
   if (!args.empty() && args.front() == bench::kBenchVerb) {
     return run_bench_child_verb(std::vector<std::string>(args.begin() + 1, args.end()));
   }
-  CLI::App app{kAppDescription, "gpuvet"};
+  CLI::App app{"", "gpuvet"};  // its description: help.gpuvet
   const kb::Messages messages = early_messages(args);
   const std::vector<DeclaredVerb> declared = declare_command_line(app, messages);
   if (take_redact_user(args)) redact_user_names();
@@ -185,17 +185,19 @@ int run(std::vector<std::string> args) {
   std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 parses a reversed list
   try {
     app.parse(reversed);
-  } catch (const CLI::CallForHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::CallForAllHelp& e) {
-    return app.exit(e);
+  } catch (const CLI::CallForHelp&) {
+    print(help_of_parsed(app, messages));
+    return kExitOk;
+  } catch (const CLI::CallForAllHelp&) {
+    print(help_of_parsed(app, messages));
+    return kExitOk;
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ExtrasError& e) {
     if (auto error = unknown_option_error(app, messages)) return fail(*error);
-    return fail(fmt::format("{} (see gpuvet --help)", e.what()));
+    return fail(usage_error(e, app, messages));
   } catch (const CLI::ParseError& e) {
-    return fail(fmt::format("{} (see gpuvet --help)", e.what()));
+    return fail(usage_error(e, app, messages));
   }
   for (const DeclaredVerb& verb : declared) {
     if (verb.command->parsed()) return verb.run();

@@ -202,7 +202,7 @@ int run_bench_verb(const BenchOptions& options) {
 std::shared_ptr<BenchOptions> declare_measurement(CLI::App& command, bool verify) {
   auto options = std::make_shared<BenchOptions>();
   options->args.verify = verify;
-  command.add_flag("--json", options->args.json, "JSON output (gpuvet.bench/1)");
+  command.add_flag("--json", options->args.json);
   add_common_options(command, options->common);
   return options;
 }
@@ -216,11 +216,8 @@ VerbRun declare_verify(CLI::App& command) {
 
 VerbRun declare_bench(CLI::App& command) {
   auto options = declare_measurement(command, false);
-  command.add_flag("--quick", options->args.quick, "Smaller sizes and fewer repetitions");
-  command
-      .add_option("--html", options->args.html,
-                  "Also write a self-contained HTML page with the charts to FILE")
-      ->type_name("FILE");
+  command.add_flag("--quick", options->args.quick);
+  command.add_option("--html", options->args.html)->type_name("FILE");
   return [options] { return run_bench_verb(*options); };
 }
 

@@ -98,29 +98,21 @@ int run_snapshot(const std::string& output) {
 
 VerbRun declare_check(CLI::App& command) {
   auto options = std::make_shared<CheckOptions>();
-  command
-      .add_option("--snapshot", options->snapshot,
-                  "Diagnose a snapshot file instead of this machine")
-      ->type_name("FILE");
-  command.add_option("--format", options->format, "Output format")
+  command.add_option("--snapshot", options->snapshot)->type_name("FILE");
+  command.add_option("--format", options->format)
       ->check(CLI::IsMember({"text", "json", "md"}))
       ->option_text("text|json|md");
-  command.add_flag("--json", options->json, "Same as --format json");
+  command.add_flag("--json", options->json);
   add_common_options(command, options->common);
-  command.add_flag("--verify", options->verify,
-                   "Also run gpuvet verify on the GPU; a failure is a runtime finding");
-  command.add_flag("--strict", options->strict, "Exit status 1 on warnings too (for CI gates)");
-  command.add_flag("--quiet", options->quiet,
-                   "One line: GPU ready, or the first thing to fix (for scripts)");
+  command.add_flag("--verify", options->verify);
+  command.add_flag("--strict", options->strict);
+  command.add_flag("--quiet", options->quiet);
   return [options] { return run_check(*options); };
 }
 
 VerbRun declare_snapshot(CLI::App& command) {
   auto output = std::make_shared<std::string>();
-  command
-      .add_option("-o,--output", *output,
-                  "Write to FILE (gzip-compressed when it ends in .gz; default: stdout)")
-      ->type_name("FILE");
+  command.add_option("-o,--output", *output)->type_name("FILE");
   return [output] { return run_snapshot(*output); };
 }
 

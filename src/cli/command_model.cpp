@@ -3,6 +3,8 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 
+#include "cli/help_catalog.hpp"
+
 namespace gpuvet::cli {
 
 namespace {
@@ -25,8 +27,9 @@ ValueKind kind_of(const std::string& metavar) {
   return ValueKind::text;
 }
 
-OptionModel describe_option(const CLI::Option& option) {
+OptionModel describe_option(const CLI::App& command, const CLI::Option& option) {
   OptionModel model;
+  model.help_key = help_key(command, option);
   model.positional = option.get_positional();
   if (model.positional) {
     model.names.push_back(option.get_name());
@@ -44,6 +47,8 @@ OptionModel describe_option(const CLI::Option& option) {
       const std::string type = option.get_type_name();
       model.metavar = type.substr(0, type.find(':'));
     }
+    // A positional named for what it is (DIR, NAME) declares no type name of its own.
+    if (model.metavar.empty()) model.metavar = option.get_name();
   }
   model.kind = kind_of(model.metavar);
   if (model.kind == ValueKind::choice) model.choices = choices_of(model.metavar);
@@ -77,10 +82,11 @@ CommandModel describe_command_line(const CLI::App& app) {
   CommandModel model;
   model.name = app.get_name();
   model.help = app.get_description();
+  model.help_key = help_key(app);
   model.footer = app.get_footer();
   for (const CLI::Option* option : app.get_options()) {
     if (option->get_group().empty()) continue;  // hidden
-    model.options.push_back(describe_option(*option));
+    model.options.push_back(describe_option(app, *option));
   }
   for (const CLI::App* sub : app.get_subcommands({})) {
     if (sub->get_group().empty()) continue;  // hidden

@@ -19,12 +19,14 @@ struct OptionModel {
   ValueKind kind = ValueKind::none;
   std::vector<std::string> choices;  // for ValueKind::choice
   std::string help;
+  std::string help_key;  // its description's catalog key (help_catalog.hpp)
   bool positional = false;
 };
 
 struct CommandModel {
   std::string name;  // gpuvet, plan, report
   std::string help;
+  std::string help_key;
   std::string footer;
   std::vector<OptionModel> options;       // the visible ones, positionals included, as declared
   std::vector<CommandModel> subcommands;  // the visible ones

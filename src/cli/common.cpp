@@ -25,10 +25,6 @@ const char* env_or_null(const char* name) {
 bool g_redact_user = false;
 std::vector<redact::Identity> g_users;
 
-// --lang's help, as lang_from_environment decides.
-constexpr const char* kLangHelp =
-    "Language (default: from LC_ALL / LC_MESSAGES / LANG; on Windows, else its display language)";
-
 // Colour unless --no-color or NO_COLOR says no, or the terminal cannot show it.
 bool use_color(bool no_color_flag) {
   return !no_color_flag && !env_or_null("NO_COLOR") && platform::terminal_supports_colour();
@@ -87,12 +83,11 @@ kb::Lang lang_from_environment() {
 }
 
 void add_common_options(CLI::App& command, CommonOptions& options) {
-  command.add_option("--kb", options.kb_dir, "Use a newer knowledge base: a copy of data/")
-      ->type_name("DIR");
-  command.add_option("--lang", options.lang, kLangHelp)
+  command.add_option("--kb", options.kb_dir)->type_name("DIR");
+  command.add_option("--lang", options.lang)
       ->check(CLI::IsMember({"en", "zh"}))
       ->option_text("en|zh");
-  command.add_flag("--no-color", options.no_color, "No colour (also: NO_COLOR set)");
+  command.add_flag("--no-color", options.no_color);
 }
 
 Result<kb::Kb> load_kb(const std::string& directory) {

@@ -96,15 +96,13 @@ int run_explain_verb(ExplainOptions& options, const CLI::App& command) {
 VerbRun declare_explain(CLI::App& command) {
   auto options = std::make_shared<ExplainOptions>();
   ExplainArgs& args = options->args;
-  command.add_option("FILE", args.input, "The log (\"-\": standard input)")->type_name("FILE|-");
-  command.add_option("--text", args.text, "The message itself")->type_name("MESSAGE");
-  command
-      .add_option("--snapshot", args.snapshot, "Confirm against a snapshot instead of this machine")
-      ->type_name("FILE");
-  command.add_flag("--no-facts", args.no_facts, "Read the text only");
-  command.add_flag("--json", args.json, "JSON output (gpuvet.explain/1)");
+  command.add_option("FILE", args.input)->type_name("FILE|-");
+  command.add_option("--text", args.text)->type_name("MESSAGE");
+  command.add_option("--snapshot", args.snapshot)->type_name("FILE");
+  command.add_flag("--no-facts", args.no_facts);
+  command.add_flag("--json", args.json);
   add_common_options(command, options->common);
-  command.add_flag("--export-patterns", options->export_patterns, "")->group("");
+  command.add_flag("--export-patterns", options->export_patterns)->group("");
   return [options, &command] { return run_explain_verb(*options, command); };
 }
 

@@ -300,37 +300,25 @@ int run_undo(const UndoOptions& options) {
 
 VerbRun declare_fix(CLI::App& command) {
   auto options = std::make_shared<FixOptions>();
-  command.add_flag("--json", options->json, "The plan as gpuvet.fix/1 JSON");
-  command
-      .add_option("--apply", options->apply,
-                  "Apply these fixes (ids, finding ids, or all); asks on a terminal unless --yes")
-      ->type_name("ID...");
-  command.add_option("--only", options->only, "Show only the fixes of these ids or findings")
-      ->type_name("ID...");
-  command.add_flag("--yes", options->yes, "Apply without asking");
-  command.add_option("task", options->task, "cudnn-install: copy cuDNN into its CUDA toolkit")
+  command.add_flag("--json", options->json);
+  command.add_option("--apply", options->apply)->type_name("ID...");
+  command.add_option("--only", options->only)->type_name("ID...");
+  command.add_flag("--yes", options->yes);
+  command.add_option("task", options->task)
       ->check(CLI::IsMember({"cudnn-install"}))
       ->option_text("cudnn-install");
-  command.add_option("--from", options->from, "cudnn-install: the extracted archive, or its zip")
-      ->type_name("DIR|ZIP-FILE");
-  command
-      .add_option("--toolkit", options->toolkit,
-                  "cudnn-install: the toolkit's folder (default: the newest that matches)")
-      ->type_name("DIR");
+  command.add_option("--from", options->from)->type_name("DIR|ZIP-FILE");
+  command.add_option("--toolkit", options->toolkit)->type_name("DIR");
   add_common_options(command, options->common);
   return [options] { return run_fix(*options); };
 }
 
 VerbRun declare_undo(CLI::App& command) {
   auto options = std::make_shared<UndoOptions>();
-  auto* last = command.add_flag("--last", options->last,
-                                "Undo the newest entry not undone yet (the default)");
-  command.add_flag("--list", options->list, "List the journal's entries");
-  command.add_flag(
-      "--force", options->force,
-      "Undo even where a target changed since; the current file is kept in the journal");
-  auto* entry =
-      command.add_option("entry", options->entry, "The journal entry to undo")->type_name("ENTRY");
+  auto* last = command.add_flag("--last", options->last);
+  command.add_flag("--list", options->list);
+  command.add_flag("--force", options->force);
+  auto* entry = command.add_option("entry", options->entry)->type_name("ENTRY");
   last->excludes(entry);
   add_common_options(command, options->common);
   return [options] { return run_undo(*options); };

@@ -199,69 +199,37 @@ VerbRun declare_fleet(CLI::App& command) {
   auto options = std::make_shared<FleetOptions>();
   command.require_subcommand(1);
 
-  CLI::App* collect = command.add_subcommand(
-      "collect",
-      "Run gpuvet snapshot on every node through the scheduler, one file per node into DIR");
-  collect->add_flag("--slurm", options->slurm, "Through Slurm's srun, one task per node");
+  CLI::App* collect = command.add_subcommand("collect");
+  collect->add_flag("--slurm", options->slurm);
   // Required, but it may also come after `--` (take_output_option).
-  collect
-      ->add_option("-o,--output", options->out_dir,
-                   "The directory for the snapshots (required; before or after --)")
-      ->type_name("DIR");
-  collect
-      ->add_option("--timeout", options->timeout_s,
-                   "Seconds a node may take for its snapshot (default: 120)")
+  collect->add_option("-o,--output", options->out_dir)->type_name("DIR");
+  collect->add_option("--timeout", options->timeout_s)
       ->check(CLI::Range(1, 86400))
-      ->type_name("SECONDS");
-  collect
-      ->add_option("--deadline", options->deadline_s,
-                   "Seconds srun may take in all, queueing included (default: timeout + 600)")
+      ->option_text("SECONDS");
+  collect->add_option("--deadline", options->deadline_s)
       ->check(CLI::Range(1, 604800))
-      ->type_name("SECONDS");
-  collect
-      ->add_option("--stage", options->stage,
-                   "Copy gpuvet to the nodes with srun --bcast: auto (unless it is on a shared "
-                   "filesystem), always, never")
+      ->option_text("SECONDS");
+  collect->add_option("--stage", options->stage)
       ->check(CLI::IsMember({"auto", "always", "never"}))
       ->option_text("auto|always|never")
       ->type_name("WHEN");
-  collect
-      ->add_option("SRUN_ARGS", options->srun_args,
-                   "After --: srun's own options (--nodes, --partition, --nodelist ...)")
-      ->type_name("ARG");
-  collect->footer(
-      "Exit status: 0 every node gave its snapshot; 1 a node did not (DIR/collect.json says "
-      "why); 2 usage error, no srun, DIR not writable.");
+  collect->add_option("SRUN_ARGS", options->srun_args)->type_name("ARG");
   add_common_options(*collect, options->common);
   collect->callback([options] { options->action = "collect"; });
 
-  CLI::App* report = command.add_subcommand(
-      "report",
-      "Diagnose every snapshot in DIR (.json, .json.gz) and compare the nodes: drift, groups");
-  report->add_option("DIR", options->dir, "A directory of snapshots, from any collector")
-      ->required()
-      ->type_name("DIR");
-  report->add_option("--format", options->format, "Output format")
+  CLI::App* report = command.add_subcommand("report");
+  report->add_option("DIR", options->dir)->required()->type_name("");  // its name says it
+  report->add_option("--format", options->format)
       ->check(CLI::IsMember({"text", "json", "md"}))
       ->option_text("text|json|md");
-  report->add_flag("--json", options->json, "Same as --format json (gpuvet.fleet/1)");
-  report
-      ->add_option("--html", options->html,
-                   "Also write a self-contained, sortable HTML page to FILE")
-      ->type_name("FILE");
-  report
-      ->add_option("--threads", options->threads,
-                   "Workers diagnosing snapshots (default: one per core)")
-      ->check(CLI::Range(1, 256))
-      ->type_name("N");
-  report->footer(
-      "Exit status: 0 every node ready (warnings allowed); 1 a node has an error, is unreadable "
-      "or was not collected; 2 usage error, DIR unreadable or without snapshots.");
+  report->add_flag("--json", options->json);
+  report->add_option("--html", options->html)->type_name("FILE");
+  report->add_option("--threads", options->threads)->check(CLI::Range(1, 256))->option_text("N");
   add_common_options(*report, options->common);
   report->callback([options] { options->action = "report"; });
 
   // Hidden: the task each node runs under the scheduler.
-  CLI::App* node = command.add_subcommand("node", "");
+  CLI::App* node = command.add_subcommand("node");
   node->group("");
   node->add_option("--timeout", options->timeout_s)->check(CLI::Range(1, 86400));
   node->add_flag("--remove-self", options->remove_self);

@@ -9,6 +9,7 @@
 #include "cli/command_model.hpp"
 #include "cli/common.hpp"
 #include "cli/completion.hpp"
+#include "cli/help_catalog.hpp"
 #include "cli/man_page.hpp"
 #include "cli/verb.hpp"
 #include "frameworks/framework.hpp"
@@ -66,8 +67,7 @@ int run_help(const CLI::App& root, const HelpOptions& options) {
     target = target->get_subcommand(verb);
     model = sub;
   }
-  // The formatter itself: App::help would describe the verb being run, `help`.
-  print(target->get_formatter()->make_help(target, name, CLI::AppFormatMode::Normal));
+  print(help_text(*target, context->messages));
   return kExitOk;
 }
 
@@ -85,9 +85,8 @@ std::vector<std::string> framework_names() {
 
 VerbRun declare_help(CLI::App& command) {
   auto options = std::make_shared<HelpOptions>();
-  command.add_option("VERB", options->verbs, "A verb, and a sub-verb of it (fleet report)")
-      ->type_name("VERB");
-  command.add_flag("--man", options->man, "")->group("");  // the man page, in roff, for builds
+  command.add_option("VERB", options->verbs)->type_name("");  // its name says it
+  command.add_flag("--man", options->man)->group("");         // the man page, in roff, for builds
   add_common_options(command, options->common);
   const CLI::App* root = command.get_parent();
   return [options, root] { return run_help(*root, *options); };
@@ -98,7 +97,7 @@ VerbRun declare_completion(CLI::App& command) {
   std::string shells;
   for (const std::string& name : completion_shells())
     shells += (shells.empty() ? "" : "|") + name;
-  command.add_option("SHELL", *shell, "The shell to complete for")
+  command.add_option("SHELL", *shell)
       ->required()
       ->check(CLI::IsMember(completion_shells()))
       ->option_text(shells);

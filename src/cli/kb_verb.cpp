@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <tuple>
 
 #include <CLI/CLI.hpp>
 
@@ -218,30 +217,20 @@ int run_kb_verb(const KbOptions& options) {
 VerbRun declare_kb(CLI::App& command) {
   auto options = std::make_shared<KbOptions>();
   command.require_subcommand(1);
-  // A topic, what it looks up, and what its argument is.
-  const std::vector<std::tuple<std::string, std::string, std::string>> topics = {
-      {"gpu", "A GPU by name (\"RTX 3060\"): compute capability, architecture, what runs on it",
-       "NAME"},
-      {"cuda", "A CUDA version (10.1): its releases, minimum drivers, architectures, library names",
-       "VERSION"},
-      {"cudnn", "A cuDNN version (8.9): the CUDA versions it supports and its library names",
-       "VERSION"},
-      {"framework",
-       "FRAMEWORK[==VERSION] (tensorflow==2.1, torch, paddlepaddle-gpu): builds and minimum "
-       "compute capability",
-       "FRAMEWORK[==VERSION]"}};
-  for (const auto& [topic, description, metavar] : topics) {
-    CLI::App* sub = command.add_subcommand(topic, description);
-    sub->add_option("ARGUMENT", options->args.argument, "What to look up")
-        ->required()
-        ->type_name(metavar);
+  // A topic and what its argument is.
+  const std::vector<std::pair<std::string, std::string>> topics = {
+      {"gpu", "NAME"},
+      {"cuda", "VERSION"},
+      {"cudnn", "VERSION"},
+      {"framework", "FRAMEWORK[==VERSION]"}};
+  for (const auto& [topic, metavar] : topics) {
+    CLI::App* sub = command.add_subcommand(topic);
+    sub->add_option("ARGUMENT", options->args.argument)->required()->type_name(metavar);
     sub->fallthrough();
     sub->callback([options, name = topic] { options->args.topic = name; });
   }
-  command.add_flag("--json", options->args.json, "JSON output (gpuvet.kb/1)");
-  command.add_flag(
-      "--sources", options->args.sources,
-      "After the verdict, the knowledge-base rows it comes from, with notes and sources");
+  command.add_flag("--json", options->args.json);
+  command.add_flag("--sources", options->args.sources);
   add_common_options(command, options->common);
   command.fallthrough();
   return [options] { return run_kb_verb(*options); };

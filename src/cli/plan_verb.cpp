@@ -128,40 +128,22 @@ int run_plan_verb(const PlanOptions& options) {
 VerbRun declare_plan(CLI::App& command) {
   auto options = std::make_shared<PlanOptions>();
   PlanArgs& args = options->args;
-  command
-      .add_option("FRAMEWORK", args.spec,
-                  "tensorflow, torch (pytorch), jax, cupy, paddle or onnxruntime, or a pip "
-                  "package of one (paddlepaddle-gpu), optionally ==VERSION (a prefix)")
-      ->required()
-      ->type_name("FRAMEWORK[==VERSION]");
-  command.add_option("--os", args.os, "windows, linux or wsl2 (default: this machine's)")
+  command.add_option("FRAMEWORK", args.spec)->required()->type_name("FRAMEWORK[==VERSION]");
+  command.add_option("--os", args.os)
       ->check(CLI::IsMember({"windows", "linux", "wsl2"}))
       ->option_text("windows|linux|wsl2");
-  auto* gpu =
-      command.add_option("--gpu", args.gpu, "A GPU by name (\"RTX 3060\")")->type_name("NAME");
-  command.add_option("--cc", args.cc, "The GPU's compute capability, X.Y")
-      ->excludes(gpu)
-      ->type_name("X.Y");
-  command.add_option("--driver", args.driver, "The NVIDIA driver version")->type_name("VERSION");
-  command.add_option("--python", args.python, "The Python version, X.Y")->type_name("X.Y");
-  command.add_option("--cuda", args.cuda, "Only builds for this CUDA version, X.Y")
-      ->type_name("X.Y");
-  auto* env = command.add_option(
-      "--env", args.env, "Plan for this existing environment (its Python constrains the plan)");
+  auto* gpu = command.add_option("--gpu", args.gpu)->type_name("NAME");
+  command.add_option("--cc", args.cc)->excludes(gpu)->type_name("X.Y");
+  command.add_option("--driver", args.driver)->type_name("VERSION");
+  command.add_option("--python", args.python)->type_name("X.Y");
+  command.add_option("--cuda", args.cuda)->type_name("X.Y");
+  auto* env = command.add_option("--env", args.env);
   env->type_name("PATH");
-  command.add_flag("--here", args.here, "Plan for the active environment (its Python constrains)")
-      ->excludes(env);
-  command
-      .add_option("--snapshot", args.snapshot,
-                  "Take what is not given from a snapshot instead of this machine")
-      ->type_name("FILE");
-  command
-      .add_option("--write", args.write_dir,
-                  "Write environment.yml, requirements.txt and an activation script there")
-      ->type_name("DIR");
-  command.add_flag("--force", args.force,
-                   "With --write: replace those files when they are already there");
-  command.add_flag("--json", args.json, "JSON output (gpuvet.plan/1)");
+  command.add_flag("--here", args.here)->excludes(env);
+  command.add_option("--snapshot", args.snapshot)->type_name("FILE");
+  command.add_option("--write", args.write_dir)->type_name("DIR");
+  command.add_flag("--force", args.force);
+  command.add_flag("--json", args.json);
   add_common_options(command, options->common);
   return [options] { return run_plan_verb(*options); };
 }

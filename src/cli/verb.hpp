@@ -17,7 +17,7 @@ using VerbRun = std::function<int()>;
 
 struct Verb {
   std::string_view name;
-  std::string_view help;  // empty: hidden
+  bool hidden;  // not in --help, the man page or the completions
   // Declares the verb's options on `command`; the result runs the verb with their values.
   VerbRun (*declare)(CLI::App& command);
 };

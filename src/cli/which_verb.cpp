@@ -59,20 +59,11 @@ int run_which(const WhichArgs& args) {
 
 VerbRun declare_which(CLI::App& command) {
   auto args = std::make_shared<WhichArgs>();
-  command.add_option("NAME", args->names, "Library names (libcudnn.so.9) or paths")
-      ->required()
-      ->type_name("NAME");
-  command
-      .add_option("--from", args->from,
-                  "The module that loads them: its RPATH/RUNPATH and $ORIGIN apply (Linux); "
-                  "the .exe, or a Python extension module (Windows)")
-      ->type_name("FILE");
-  command
-      .add_option("--dll-dir", args->dll_dirs,
-                  "Windows: a folder added with os.add_dll_directory / AddDllDirectory")
-      ->type_name("DIR");
-  command.add_option("--snapshot", args->snapshot, "Answer for a snapshot file")->type_name("FILE");
-  command.add_flag("--json", args->json, "JSON output (gpuvet.which/1)");
+  command.add_option("NAME", args->names)->required()->type_name("");  // its name says it
+  command.add_option("--from", args->from)->type_name("FILE");
+  command.add_option("--dll-dir", args->dll_dirs)->type_name("DIR");
+  command.add_option("--snapshot", args->snapshot)->type_name("FILE");
+  command.add_flag("--json", args->json);
   add_common_options(command, args->common);
   return [args] { return run_which(*args); };
 }

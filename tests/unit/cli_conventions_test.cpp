@@ -111,6 +111,29 @@ TEST(CliModel, EveryValueSaysWhatItIs) {
   EXPECT_EQ(command_line.subcommand("fleet")->subcommand("node"), nullptr);
 }
 
+void collect_missing_help(const CommandModel& command, const kb::Messages& m,
+                          std::string& missing) {
+  auto quoted = [](const std::string& text) {
+    std::string q = "\"";
+    for (char c : text)
+      q += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return q + "\"";
+  };
+  if (!m.has(command.help_key)) missing += command.help_key + "," + quoted(command.help) + "\n";
+  for (const OptionModel& option : command.options) {
+    if (!m.has(option.help_key)) missing += option.help_key + "," + quoted(option.help) + "\n";
+  }
+  for (const CommandModel& sub : command.subcommands)
+    collect_missing_help(sub, m, missing);
+}
+
+// Every description comes from the catalogs (kb_test checks that zh-CN has every English key).
+TEST(CliModel, EveryDescriptionIsInTheCatalog) {
+  std::string missing;
+  collect_missing_help(command_line_model(english()), english(), missing);
+  EXPECT_TRUE(missing.empty()) << "rows missing from data/messages/en.csv:\n" << missing;
+}
+
 TEST(CliModel, EveryVerbListsItsExitStatuses) {
   const CommandModel command_line = command_line_model(english());
   for (const CommandModel& verb : command_line.subcommands) {
