@@ -178,6 +178,7 @@ int run(std::vector<std::string> args) {
   }
   CLI::App app{"", "gpuvet"};  // its description: help.gpuvet
   const kb::Messages messages = early_messages(args);
+  set_error_language(messages.lang());
   const std::vector<DeclaredVerb> declared = declare_command_line(app, messages);
   if (take_redact_user(args)) redact_user_names();
   args = with_default_verb(hoist_global_options(std::move(args)));

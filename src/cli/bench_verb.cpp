@@ -118,7 +118,7 @@ int run_bench(const BenchArgs& args, const kb::Kb& kb, const kb::Messages& messa
                            : args.quick ? bench::Mode::quick
                                         : bench::Mode::full;
   auto report = measure(mode, kb, messages, nullptr, color && !args.json);
-  if (!report) return fail(report.error().message);
+  if (!report) return fail(report.error());
   explain_failure(*report, kb, messages);
   const bool passed = args.verify ? bench::verify_passed(*report) : !report->failure;
   if (!args.html.empty()) {
@@ -126,7 +126,7 @@ int run_bench(const BenchArgs& args, const kb::Kb& kb, const kb::Messages& messa
     out << for_output(
         report::render_bench_html(*report, args.verify ? "gpuvet verify" : "gpuvet bench"), true);
     out.close();
-    if (!out) return fail(fmt::format("cannot write {}", args.html));
+    if (!out) return fail(kb::catalog_error("error.cannot_write", {{"file", args.html}}));
   }
   std::string out = args.json
                         ? report::render_bench_json(*report)
@@ -195,7 +195,7 @@ struct BenchOptions {
 
 int run_bench_verb(const BenchOptions& options) {
   auto context = open_context(options.common);
-  if (!context) return fail(context.error().message);
+  if (!context) return fail(context.error());
   return run_bench(options.args, context->kb, context->messages, context->color);
 }
 

@@ -53,11 +53,11 @@ std::string one_line_verdict(const report::Report& report, bool strict, const kb
 int run_check(const CheckOptions& options) {
   const auto started = std::chrono::steady_clock::now();
   auto context = open_context(options.common);
-  if (!context) return fail(context.error().message);
+  if (!context) return fail(context.error());
   auto system = open_system(options.snapshot);
-  if (!system) return fail(system.error().message);
+  if (!system) return fail(system.error());
   auto report = pipeline::diagnose(**system, context->kb, context->messages);
-  if (!report) return fail(report.error().message);
+  if (!report) return fail(report.error());
   // --redact-user hides the machine's name with the user's, as snapshots do.
   if (!redacted_users().empty()) report->facts.os.hostname.reset();
   if (options.verify && options.snapshot.empty()) {
@@ -89,7 +89,8 @@ int run_snapshot(const std::string& output) {
     return kExitOk;
   }
   if (auto saved = sys::save_snapshot_file(snapshot, output); !saved) {
-    return fail(fmt::format("cannot write snapshot {}", saved.error().message));
+    return fail(
+        kb::catalog_error("snapshot.error.cannot_write", {{"detail", error_text(saved.error())}}));
   }
   return kExitOk;
 }

@@ -73,6 +73,24 @@ int fail(const std::string& message) {
   return kExitUsage;
 }
 
+namespace {
+kb::Lang g_error_lang = kb::Lang::en;
+}  // namespace
+
+void set_error_language(kb::Lang lang) {
+  g_error_lang = lang;
+}
+
+std::string error_text(const Error& error) {
+  auto kb = kb::Kb::embedded();
+  auto messages = kb ? kb::Messages::load(*kb, g_error_lang) : Result<kb::Messages>(kb.error());
+  return messages ? kb::render_error(error, *messages) : error.message;
+}
+
+int fail(const Error& error) {
+  return fail(error_text(error));
+}
+
 kb::Lang lang_from_environment() {
   for (const char* name : {"LC_ALL", "LC_MESSAGES", "LANG"}) {
     if (const char* value = env_or_null(name)) return kb::lang_from_locale(value);

@@ -28,6 +28,11 @@ inline constexpr int kExitUsage = 2;  // usage error or unreadable input
 // returning kExitUsage. Both pass every text through the output net (for_output).
 void print(const std::string& text);
 int fail(const std::string& message);
+// An error in the language of this run's messages (set_error_language), else in English.
+int fail(const Error& error);
+// An error's words in that language.
+std::string error_text(const Error& error);
+void set_error_language(kb::Lang lang);
 
 // Every output passes here: the pattern net (redact::scrub_text), and with --redact-user the
 // user's name and home replaced. `html`: the markers are written as HTML text (&lt;redacted&gt;).

@@ -66,15 +66,18 @@ Result<std::vector<const fix::Fix*>> selected(const fix::FixPlan& plan,
     if (id == "all") continue;
     const bool known = std::any_of(plan.fixes.begin(), plan.fixes.end(),
                                    [&](const fix::Fix& f) { return names(f, id); });
-    if (!known)
-      return Error{fmt::format("no fix named {} on this machine (gpuvet fix lists them)", id)};
+    if (!known) return kb::catalog_error("fix.error.unknown_fix", {{"id", id}});
   }
   return out;
 }
 
 // Two fixes that would set one line, or one registry value, to different things, or one that
 // rewrites a whole file another one edits.
-std::optional<std::string> conflict(const std::vector<const fix::Fix*>& fixes) {
+Error clash_error(const std::string& one, const std::string& other, const std::string& target) {
+  return kb::catalog_error("fix.error.clash", {{"one", one}, {"other", other}, {"target", target}});
+}
+
+std::optional<Error> conflict(const std::vector<const fix::Fix*>& fixes) {
   std::map<std::string, std::pair<std::string, std::string>> seen;  // target -> (after, fix)
   std::map<std::string, std::string> touched;                       // target -> fix
   for (const fix::Fix* f : fixes) {
@@ -82,16 +85,14 @@ std::optional<std::string> conflict(const std::vector<const fix::Fix*>& fixes) {
       const auto other = touched.find(a.target);
       if (other != touched.end() && other->second != f->id &&
           (a.kind == fix::ActionKind::write_file || a.kind == fix::ActionKind::move_file)) {
-        return fmt::format("{} and {} both change {}; apply them one at a time", other->second,
-                           f->id, a.target);
+        return clash_error(other->second, f->id, a.target);
       }
       touched.emplace(a.target, f->id);
       const std::string key = a.target + "|" + a.value_name + "|" +
                               (a.line ? std::to_string(*a.line) : std::string("whole"));
       const auto it = seen.find(key);
       if (it != seen.end() && (it->second.first != a.after || it->second.second != f->id)) {
-        return fmt::format("{} and {} both change {}; apply them one at a time", it->second.second,
-                           f->id, a.target);
+        return clash_error(it->second.second, f->id, a.target);
       }
       seen[key] = {a.after, f->id};
     }
@@ -135,17 +136,17 @@ void report_recheck(const sys::System& live, const pipeline::Report& before,
 
 int run_fix(const FixOptions& options) {
   auto context = open_context(options.common);
-  if (!context) return fail(context.error().message);
+  if (!context) return fail(context.error());
   if (!options.task.empty() && options.from.empty()) {
-    return fail("fix cudnn-install needs --from DIR|ZIP: the extracted cuDNN archive, or its zip");
+    return fail(context->messages.text("fix.error.needs_from"));
   }
   if (options.task.empty() && (!options.from.empty() || !options.toolkit.empty())) {
-    return fail("--from and --toolkit belong to gpuvet fix cudnn-install");
+    return fail(context->messages.text("fix.error.task_options"));
   }
   auto system = open_system("");
-  if (!system) return fail(system.error().message);
+  if (!system) return fail(system.error());
   auto report = pipeline::diagnose(**system, context->kb, context->messages);
-  if (!report) return fail(report.error().message);
+  if (!report) return fail(report.error());
   fix::PlanRequest request{utc_now_iso8601(), {}};
   for (const auto* ids : {&options.apply, &options.only}) {
     for (const auto& id : *ids) {
@@ -161,7 +162,7 @@ int run_fix(const FixOptions& options) {
                          options.toolkit.empty() ? std::nullopt
                                                  : std::optional<std::string>(options.toolkit),
                          request.stamp});
-  if (!plan) return fail(plan.error().message);
+  if (!plan) return fail(plan.error());
   keep_only(*plan, options.only);
   if (options.apply.empty()) {
     print(options.json ? report::render_fix_json(*plan)
@@ -169,7 +170,7 @@ int run_fix(const FixOptions& options) {
     return plan->fixes.empty() ? kExitOk : kExitFound;
   }
   auto chosen = selected(*plan, options.apply);
-  if (!chosen) return fail(chosen.error().message);
+  if (!chosen) return fail(chosen.error());
   if (chosen->empty()) {
     print(context->messages.text("fix.text.none") + "\n");
     return kExitOk;
@@ -180,10 +181,7 @@ int run_fix(const FixOptions& options) {
   if (!fix::running_as_admin()) {
     for (const fix::Fix* f : *chosen) {
       if (f->needs_admin && !all) {
-        return fail(
-            fmt::format("{} needs administrator rights: run gpuvet as root (or an "
-                        "elevated terminal on Windows)",
-                        f->id));
+        return fail(context->messages.text("fix.error.needs_admin", {{"id", f->id}}));
       }
       if (f->needs_admin) {
         print(context->messages.text("fix.text.skipped_admin", {{"id", f->id}}) + "\n");
@@ -195,8 +193,7 @@ int run_fix(const FixOptions& options) {
   if (auto clash = conflict(*chosen)) return fail(*clash);
   if (!options.yes) {
     if (!platform::stdin_is_terminal()) {
-      return fail(
-          "refusing to apply without --yes: standard input is not a terminal to confirm on");
+      return fail(context->messages.text("fix.error.no_terminal"));
     }
     fix::FixPlan shown = *plan;
     std::erase_if(shown.fixes, [&](const fix::Fix& f) {
@@ -213,11 +210,10 @@ int run_fix(const FixOptions& options) {
   }
   const bool windows = report->facts.os.family == "windows";
   const auto journal = fix::journal_directory((*system)->environment(), windows);
-  if (!journal)
-    return fail("cannot find the journal's folder: neither HOME nor XDG_STATE_HOME is set");
+  if (!journal) return fail(context->messages.text("fix.error.no_journal_folder"));
   auto entry = fix::apply_fixes(*chosen, *journal, plan->stamp, pipeline::tool_name());
   if (!entry) {
-    print(context->messages.text("fix.text.apply_failed", {{"error", entry.error().message}}) +
+    print(context->messages.text("fix.text.apply_failed", {{"error", error_text(entry.error())}}) +
           "\n");
     return kExitFound;
   }
@@ -239,7 +235,7 @@ struct UndoOptions {
 
 int list_journal(const std::string& journal, const Context& context) {
   auto entries = fix::list_entries(journal);
-  if (!entries) return fail(entries.error().message);
+  if (!entries) return fail(entries.error());
   if (entries->empty()) {
     print(context.messages.text("undo.text.empty", {{"journal", journal}}) + "\n");
     return kExitOk;
@@ -249,7 +245,7 @@ int list_journal(const std::string& journal, const Context& context) {
   for (const auto& item : *entries) {
     if (!item.entry) {
       unreadable = true;
-      out += fmt::format("{}  {}\n", item.id, item.entry.error().message);
+      out += fmt::format("{}  {}\n", item.id, error_text(item.entry.error()));
       continue;
     }
     const auto& e = *item.entry;
@@ -264,27 +260,27 @@ int list_journal(const std::string& journal, const Context& context) {
 
 int run_undo(const UndoOptions& options) {
   auto context = open_context(options.common);
-  if (!context) return fail(context.error().message);
+  if (!context) return fail(context.error());
   const auto live = sys::make_live_system({});
   const bool windows = live->host().os == "windows";
   const auto journal = fix::journal_directory(live->environment(), windows);
-  if (!journal)
-    return fail("cannot find the journal's folder: neither HOME nor XDG_STATE_HOME is set");
+  if (!journal) return fail(context->messages.text("fix.error.no_journal_folder"));
   if (options.list) return list_journal(*journal, *context);
   std::string id = options.entry;
   if (id.empty()) {
     auto last = fix::last_undoable_entry(*journal);
-    if (!last) return fail(last.error().message);
+    if (!last) return fail(last.error());
     id = *last;
   } else if (id.find('/') != std::string::npos || id.find('\\') != std::string::npos ||
              id == "..") {
-    return fail(fmt::format("{} is not a journal entry id (gpuvet undo --list shows them)", id));
+    return fail(context->messages.text("fix.error.not_entry", {{"id", id}}));
   }
   auto entry = fix::read_entry(*journal, id);
-  if (!entry) return fail(entry.error().message);
+  if (!entry) return fail(entry.error());
   auto outcome = fix::undo_entry(*journal, id, options.force, utc_now_iso8601());
   if (!outcome) {
-    print(context->messages.text("undo.text.refused", {{"error", outcome.error().message}}) + "\n");
+    print(context->messages.text("undo.text.refused", {{"error", error_text(outcome.error())}}) +
+          "\n");
     return kExitFound;
   }
   std::string out = context->messages.text("undo.text.done", {{"entry", id}}) + "\n";

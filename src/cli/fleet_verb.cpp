@@ -42,14 +42,14 @@ struct FleetOptions {
 
 int run_report(const FleetOptions& options) {
   auto context = open_context(options.common);
-  if (!context) return fail(context.error().message);
+  if (!context) return fail(context.error());
   auto report = fleet::report_dir(options.dir, context->kb, context->messages, {options.threads});
-  if (!report) return fail(report.error().message);
+  if (!report) return fail(report.error());
   const std::string format = options.json ? "json" : options.format;
   if (!options.html.empty()) {
     std::ofstream out(paths::to_fs(options.html), std::ios::binary | std::ios::trunc);
     out << for_output(report::render_fleet_html(*report, context->messages), true);
-    if (!out) return fail(fmt::format("cannot write {}", options.html));
+    if (!out) return fail(kb::catalog_error("error.cannot_write", {{"file", options.html}}));
   }
   if (format == "json") {
     print(report::render_fleet_json(*report));
@@ -137,10 +137,10 @@ Result<bool> take_output_option(std::vector<std::string>& srun_args, std::string
 
 int run_collect(FleetOptions options) {
   auto context = open_context(options.common);
-  if (!context) return fail(context.error().message);
+  if (!context) return fail(context.error());
   if (!options.slurm) return fail(context->messages.text("fleet.collect.no_engine"));
   if (auto taken = take_output_option(options.srun_args, options.out_dir); !taken)
-    return fail(taken.error().message);
+    return fail(taken.error());
   const auto self = platform::current_executable();
   if (!self) return fail(context->messages.text("bench.error.no_self"));
   fleet::CollectOptions collect;
@@ -154,7 +154,7 @@ int run_collect(FleetOptions options) {
   collect.self = *self;
   collect.collected_at = utc_now_iso8601();
   auto collected = fleet::collect_slurm(collect);
-  if (!collected) return fail(collected.error().message);
+  if (!collected) return fail(collected.error());
   print(collect_text(*collected, options.out_dir, context->messages));
   const auto& nodes = collected->record.nodes;
   const bool all_ok = !nodes.empty() && std::all_of(nodes.begin(), nodes.end(), [](const auto& n) {
@@ -172,7 +172,7 @@ std::string env_text(const char* name) {
 // (the snapshot inside is already redacted; base64 must not pass the output net's patterns).
 int run_node(const FleetOptions& options) {
   const auto self = platform::current_executable();
-  if (!self) return fail("cannot find this executable");
+  if (!self) return fail(kb::catalog_error("error.no_self"));
   std::string node = env_text("SLURMD_NODENAME");
   if (node.empty()) node = sys::make_live_system()->host().hostname.value_or("localhost");
   std::string nodelist = env_text("SLURM_JOB_NODELIST");

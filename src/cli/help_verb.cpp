@@ -43,7 +43,7 @@ std::string kb_date(const kb::Kb& kb) {
 
 int run_help(const CLI::App& root, const HelpOptions& options) {
   auto context = open_context(options.common);
-  if (!context) return fail(context.error().message);
+  if (!context) return fail(context.error());
   const CommandModel command_line = describe_command_line(root);
   if (options.man) {
     print(render_man_page(command_line, context->messages, pipeline::tool_name(),
@@ -104,7 +104,7 @@ VerbRun declare_completion(CLI::App& command) {
   const CLI::App* root = command.get_parent();
   return [shell, root] {
     auto script = completion_script(*shell, describe_command_line(*root), framework_names());
-    if (!script) return fail(script.error().message);
+    if (!script) return fail(script.error());
     print(*script);
     return kExitOk;
   };

@@ -177,8 +177,7 @@ int run_kb(const KbArgs& args, const kb::Kb& kb, const kb::Messages& messages, b
   if (args.topic == "cudnn") found = answer_cudnn(kb, args.argument, answer);
   if (args.topic == "framework") found = answer_framework(kb, args.argument, answer);
   if (!found) {
-    std::fprintf(stderr, "gpuvet: %s\n", found.error().message.c_str());
-    return 2;
+    return fail(found.error());
   }
   if (!*found) {
     const std::string closest =
@@ -208,7 +207,7 @@ struct KbOptions {
 
 int run_kb_verb(const KbOptions& options) {
   auto context = open_context(options.common);
-  if (!context) return fail(context.error().message);
+  if (!context) return fail(context.error());
   return run_kb(options.args, context->kb, context->messages, context->color);
 }
 

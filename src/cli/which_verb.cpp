@@ -32,9 +32,9 @@ std::string absolute_from(const std::string& from) {
 
 int run_which(const WhichArgs& args) {
   auto context = open_context(args.common);
-  if (!context) return fail(context.error().message);
+  if (!context) return fail(context.error());
   auto system = open_system(args.snapshot, NativeChildren::per_question);
-  if (!system) return fail(system.error().message);
+  if (!system) return fail(system.error());
   resolve::WhichRequest request;
   request.names = args.names;
   request.dll_directories = args.dll_dirs;
@@ -47,8 +47,8 @@ int run_which(const WhichArgs& args) {
   }
   auto report = resolve::which(**system, request, options);
   if (!report) {
-    return fail(context->messages.text("which.error.from",
-                                       {{"path", args.from}, {"error", report.error().message}}));
+    return fail(context->messages.text(
+        "which.error.from", {{"path", args.from}, {"error", error_text(report.error())}}));
   }
   print(args.json ? report::render_which_json(*report)
                   : report::render_which_text(*report, context->messages, context->color));

@@ -6,6 +6,8 @@
 #include <cstring>
 #include <string>
 
+#include "core/result.hpp"
+
 namespace gpuvet {
 
 // Opens the file for binary reading; nullptr (errno set) when it cannot. A directory is refused
@@ -15,6 +17,25 @@ std::FILE* open_for_reading(const std::string& utf8_path);
 // What open_for_reading's errno says, for a message: "is a directory", "No such file or directory".
 inline std::string describe_open_error(int error) {
   return error == EISDIR ? std::string("is a directory") : std::string(std::strerror(error));
+}
+
+// The same as an error the catalogs word (error.os.*): the common causes by name, any other
+// in the C library's words.
+inline Error open_error(int error) {
+  switch (error) {
+    case ENOENT:
+      return keyed_error(describe_open_error(error), "error.os.no_such_file");
+    case EACCES:
+    case EPERM:
+      return keyed_error(describe_open_error(error), "error.os.permission_denied");
+    case EISDIR:
+      return keyed_error(describe_open_error(error), "error.os.is_directory");
+    case ENOTDIR:
+      return keyed_error(describe_open_error(error), "error.os.not_directory");
+    default:
+      return keyed_error(describe_open_error(error), "error.os.other",
+                         {{"detail", describe_open_error(error)}});
+  }
 }
 
 }  // namespace gpuvet

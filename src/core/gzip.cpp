@@ -34,8 +34,8 @@ Inflater::~Inflater() {
   if (started_) inflateEnd(stream_.get());
 }
 
-Result<bool> Inflater::fail(std::string message) {
-  error_ = make_error(std::move(message));
+Result<bool> Inflater::fail(std::string message, std::string key, ErrorArgs args) {
+  error_ = keyed_error(std::move(message), std::move(key), std::move(args));
   return *error_;
 }
 
@@ -56,7 +56,8 @@ Result<bool> Inflater::feed(std::string_view bytes, std::string& out) {
         pending_.assign(bytes);
         return true;
       }
-      if (!looks_compressed(bytes)) return fail("unexpected data after the gzip stream");
+      if (!looks_compressed(bytes))
+        return fail("unexpected data after the gzip stream", "gzip.error.trailing_data");
       inflateReset(&stream);
       member_ended_ = false;
     }
@@ -71,14 +72,16 @@ Result<bool> Inflater::feed(std::string_view bytes, std::string& out) {
       const int status = inflate(&stream, Z_NO_FLUSH);
       if (status != Z_OK && status != Z_STREAM_END && status != Z_BUF_ERROR) {
         return fail(stream.msg ? std::string("corrupt gzip data (") + stream.msg + ")"
-                               : std::string("corrupt gzip data"));
+                               : std::string("corrupt gzip data"),
+                    "gzip.error.corrupt");
       }
       const size_t produced = room - stream.avail_out;
       out.append(buffer_.data(), produced);
       produced_ += produced;
       if (produced_ > max_output_) {
-        return fail("gzip data inflates beyond the size limit of " +
-                    text::describe_size(max_output_));
+        return fail(
+            "gzip data inflates beyond the size limit of " + text::describe_size(max_output_),
+            "gzip.error.too_large", {{"size", text::describe_size(max_output_)}});
       }
       if (status == Z_STREAM_END) {
         member_ended_ = true;
@@ -88,7 +91,7 @@ Result<bool> Inflater::feed(std::string_view bytes, std::string& out) {
       if (status == Z_BUF_ERROR || stream.avail_out > 0) break;
     }
     const size_t used = n - stream.avail_in;
-    if (used == 0 && !member_ended_) return fail("corrupt gzip data");
+    if (used == 0 && !member_ended_) return fail("corrupt gzip data", "gzip.error.corrupt");
     consumed_ += used;
     bytes.remove_prefix(used);
   }
@@ -97,8 +100,9 @@ Result<bool> Inflater::feed(std::string_view bytes, std::string& out) {
 
 Result<bool> Inflater::finish() {
   if (error_) return *error_;
-  if (!pending_.empty()) return fail("unexpected data after the gzip stream");
-  if (!member_ended_) return fail("truncated gzip data");
+  if (!pending_.empty())
+    return fail("unexpected data after the gzip stream", "gzip.error.trailing_data");
+  if (!member_ended_) return fail("truncated gzip data", "gzip.error.truncated");
   return true;
 }
 

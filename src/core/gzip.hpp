@@ -36,7 +36,8 @@ class Inflater {
   size_t consumed() const { return consumed_; }  // compressed bytes inflate() took
 
  private:
-  Result<bool> fail(std::string message);
+  // Stops inflating: the English words, and the catalog's key for them (gzip.error.*).
+  Result<bool> fail(std::string message, std::string key, ErrorArgs args = {});
 
   std::unique_ptr<z_stream_s> stream_;
   std::string buffer_;

@@ -21,6 +21,8 @@
 #include <variant>
 #include <vector>
 
+#include "core/result.hpp"
+
 namespace gpuvet {
 
 template <class T, class M>
@@ -162,12 +164,19 @@ Json fields_to_json(const T& value, Absent absent) {
 // A reader is a parser: it throws JsonFieldError ("where: what") and its caller turns that into
 // an Error at its edge.
 
+// Its catalog key (json.error.*) words it with {where} and `args`.
 struct JsonFieldError : std::runtime_error {
-  using std::runtime_error::runtime_error;
+  JsonFieldError(const std::string& english, std::string key_, ErrorArgs args_)
+      : std::runtime_error(english), key(std::move(key_)), args(std::move(args_)) {}
+  std::string key;
+  ErrorArgs args;
 };
 
-[[noreturn]] inline void fail_json_field(const std::string& where, const std::string& what) {
-  throw JsonFieldError(fmt::format("{}: {}", where.empty() ? "document" : where, what));
+[[noreturn]] inline void fail_json_field(const std::string& where, const std::string& what,
+                                         const std::string& key, ErrorArgs args = {}) {
+  const std::string place = where.empty() ? "document" : where;
+  args.emplace_back("where", place);
+  throw JsonFieldError(fmt::format("{}: {}", place, what), key, std::move(args));
 }
 
 inline std::string json_child(const std::string& where, const std::string& key) {
@@ -197,13 +206,13 @@ void read_json_value(const Json& j, const std::string& where, IntBounds bounds, 
   } else if constexpr (json_detail::is_optional<V>::value) {
     read_json_value(j, where, bounds, out.emplace());
   } else if constexpr (json_detail::is_vector<V>::value) {
-    if (!j.is_array()) fail_json_field(where, "expected an array");
+    if (!j.is_array()) fail_json_field(where, "expected an array", "json.error.expected_array");
     out.clear();
     for (size_t i = 0; i < j.size(); ++i) {
       read_json_value(j[i], fmt::format("{}[{}]", where, i), bounds, out.emplace_back());
     }
   } else if constexpr (json_detail::is_string_map<V>::value) {
-    if (!j.is_object()) fail_json_field(where, "expected an object");
+    if (!j.is_object()) fail_json_field(where, "expected an object", "json.error.expected_object");
     for (const auto& [key, value] : j.items())
       read_json_value(value, json_child(where, key), bounds, out[key]);
   } else if constexpr (std::is_same_v<V, std::variant<std::string, std::int64_t>>) {
@@ -213,13 +222,15 @@ void read_json_value(const Json& j, const std::string& where, IntBounds bounds, 
     } else if (j.is_number_integer()) {
       out = j.template get<std::int64_t>();
     } else {
-      fail_json_field(where, "expected a string or an integer");
+      fail_json_field(where, "expected a string or an integer",
+                      "json.error.expected_string_or_integer");
     }
   } else if constexpr (std::is_same_v<V, std::string>) {
-    if (!j.is_string()) fail_json_field(where, "expected a string");
+    if (!j.is_string()) fail_json_field(where, "expected a string", "json.error.expected_string");
     out = j.template get<std::string>();
   } else if constexpr (std::is_same_v<V, bool>) {
-    if (!j.is_boolean()) fail_json_field(where, "expected true or false");
+    if (!j.is_boolean())
+      fail_json_field(where, "expected true or false", "json.error.expected_boolean");
     out = j.template get<bool>();
   } else if constexpr (std::is_unsigned_v<V>) {
     if (j.is_number_unsigned()) {
@@ -227,16 +238,18 @@ void read_json_value(const Json& j, const std::string& where, IntBounds bounds, 
       return;
     }
     if (!j.is_number_integer() || j.template get<std::int64_t>() < 0) {
-      fail_json_field(where, "expected a non-negative integer");
+      fail_json_field(where, "expected a non-negative integer", "json.error.expected_unsigned");
     }
     out = static_cast<V>(j.template get<std::int64_t>());
   } else {
     static_assert(std::is_integral_v<V>, "no JSON reading for this member type");
-    if (!j.is_number_integer()) fail_json_field(where, "expected an integer");
+    if (!j.is_number_integer())
+      fail_json_field(where, "expected an integer", "json.error.expected_integer");
     const std::int64_t value = j.template get<std::int64_t>();
     const std::int64_t lowest = std::max<std::int64_t>(bounds.min, std::numeric_limits<V>::min());
     const std::int64_t highest = std::min<std::int64_t>(bounds.max, std::numeric_limits<V>::max());
-    if (value < lowest || value > highest) fail_json_field(where, "out of range");
+    if (value < lowest || value > highest)
+      fail_json_field(where, "out of range", "json.error.out_of_range");
     out = static_cast<V>(value);
   }
 }
@@ -245,12 +258,14 @@ void read_json_value(const Json& j, const std::string& where, IntBounds bounds, 
 // required fields must be there; unknown keys are left for newer writers.
 template <class T, class Json>
 T record_from_json(const Json& j, const std::string& where) {
-  if (!j.is_object()) fail_json_field(where, "expected an object");
+  if (!j.is_object()) fail_json_field(where, "expected an object", "json.error.expected_object");
   T value{};
   for_each_json_field(value, [&](const auto& field, auto& member) {
     const Json* found = json_member(j, field.name);
     if (!found) {
-      if (field.is_required) fail_json_field(where, fmt::format("missing \"{}\"", field.name));
+      if (field.is_required)
+        fail_json_field(where, fmt::format("missing \"{}\"", field.name), "json.error.missing",
+                        {{"field", std::string(field.name)}});
       return;
     }
     read_json_value(*found, json_child(where, field.name), IntBounds{field.min, field.max}, member);

@@ -3,11 +3,30 @@
 #include <string>
 #include <utility>
 #include <variant>
+#include <vector>
 
 namespace gpuvet {
 
+using ErrorArgs = std::vector<std::pair<std::string, std::string>>;
+
+// A catalog text around an error's own: its key and arguments, the error's words as {detail}.
+struct ErrorContext {
+  std::string key;
+  ErrorArgs args;
+};
+
 struct Error {
-  std::string message;
+  Error() = default;
+  explicit Error(std::string message_) : message(std::move(message_)) {}
+  Error(std::string message_, std::string key_, ErrorArgs args_)
+      : message(std::move(message_)), key(std::move(key_)), args(std::move(args_)) {}
+
+  std::string message;  // English, whole: for logs, tests, and where no catalog is at hand
+  // The same in the catalogs' words (kb/messages.hpp render_error): the key of the cause with
+  // its arguments, inside the texts it was met in, innermost first. No key: `message` is all.
+  std::string key;
+  ErrorArgs args;
+  std::vector<ErrorContext> context;
 };
 
 template <typename T>
@@ -35,6 +54,18 @@ class Result {
 
 inline Error make_error(std::string message) {
   return Error{std::move(message)};
+}
+
+// An error the catalogs can word: `english` as en.csv words `key` with these arguments.
+inline Error keyed_error(std::string english, std::string key, ErrorArgs args = {}) {
+  return Error{std::move(english), std::move(key), std::move(args)};
+}
+
+// `error` met in `file`: "file: message" (error.in_file).
+inline Error in_file(Error error, const std::string& file) {
+  error.message = file + ": " + error.message;
+  error.context.push_back({"error.in_file", {{"file", file}}});
+  return error;
 }
 
 }  // namespace gpuvet

@@ -10,6 +10,7 @@
 
 #include "core/c_file.hpp"
 #include "core/text.hpp"
+#include "kb/messages.hpp"
 
 namespace gpuvet::explain {
 
@@ -167,15 +168,14 @@ Result<bool> LogReader::sniff_binary(std::string_view bytes, bool at_end) {
   const bool binary =
       binary_sniff_.size() >= kBinarySniffMinimum && thick_with_control_bytes(binary_sniff_);
   binary_sniff_.clear();
-  if (binary) return make_error("binary data, not a text log (control bytes in its beginning)");
+  if (binary) return kb::catalog_error("log.error.binary_control");
   return true;
 }
 
 Result<bool> LogReader::feed_utf8(std::string_view bytes) {
   if (const void* nul = std::memchr(bytes.data(), '\0', bytes.size())) {
     const size_t at = static_cast<size_t>(static_cast<const char*>(nul) - bytes.data());
-    return make_error("binary data, not a text log (a NUL byte at offset " +
-                      std::to_string(consumed_ + at) + ")");
+    return kb::catalog_error("log.error.binary_nul", {{"offset", std::to_string(consumed_ + at)}});
   }
   if (auto text = sniff_binary(bytes, false); !text) return text.error();
   consumed_ += bytes.size();
@@ -330,7 +330,7 @@ Result<ReadSummary> LogReader::finish() {
     split_lines(head);
   }
   if (!line_.empty() || line_overflow_) end_line();
-  if (!summary_.had_text) return make_error("no text in it");
+  if (!summary_.had_text) return kb::catalog_error("log.error.no_text");
   return summary_;
 }
 
@@ -348,8 +348,12 @@ Result<ReadSummary> read_log_file(const std::string& path, const LineSink& sink,
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(
       stdin_input ? stdin : open_for_reading(path),
       stdin_input ? [](std::FILE*) { return 0; } : &std::fclose);
-  const std::string name = stdin_input ? std::string("standard input") : path;
-  if (!file) return make_error(fmt::format("{}: {}", name, describe_open_error(errno)));
+  // Where the error was met: the file, or standard input.
+  const auto located = [&](Error error) {
+    return stdin_input ? kb::within(std::move(error), "log.error.in_stdin")
+                       : in_file(std::move(error), path);
+  };
+  if (!file) return located(open_error(errno));
   LogReader reader(sink);
   reader.set_candidate_finder(std::move(finder));
   std::string buffer(kReadChunkBytes, '\0');
@@ -358,22 +362,22 @@ Result<ReadSummary> read_log_file(const std::string& path, const LineSink& sink,
     const size_t n = std::fread(buffer.data(), 1, buffer.size(), file.get());
     total += n;
     if (total > max_bytes) {
-      return make_error(fmt::format("{}: larger than {}; pass the part that failed (tail -c 100M)",
-                                    name, text::describe_size(max_bytes)));
+      return located(
+          kb::catalog_error("log.error.too_large", {{"size", text::describe_size(max_bytes)}}));
     }
     if (n > 0) {
       auto fed = reader.feed(std::string_view(buffer.data(), n));
-      if (!fed) return make_error(fmt::format("{}: {}", name, fed.error().message));
+      if (!fed) return located(fed.error());
     }
     if (n < buffer.size()) {
       if (std::ferror(file.get())) {
-        return make_error(fmt::format("{}: read error ({})", name, std::strerror(errno)));
+        return located(kb::catalog_error("error.os.read_error"));
       }
       break;
     }
   }
   auto summary = reader.finish();
-  if (!summary) return make_error(fmt::format("{}: {}", name, summary.error().message));
+  if (!summary) return located(summary.error());
   return summary;
 }
 

@@ -10,6 +10,7 @@
 #include "core/paths.hpp"
 #include "fleet/collect_record.hpp"
 #include "fleet/fleet.hpp"
+#include "kb/messages.hpp"
 #include "system/replay_system.hpp"
 
 namespace gpuvet::fleet {
@@ -30,10 +31,18 @@ std::string stem_of(std::string name) {
   return name;
 }
 
+Error unreadable_directory(const std::string& dir, const std::error_code& error) {
+  const Error cause =
+      error == std::errc::no_such_file_or_directory
+          ? kb::catalog_error("error.os.no_such_file")
+          : keyed_error(error.message(), "error.os.other", {{"detail", error.message()}});
+  return kb::within(cause, "fleet.error.cannot_read_dir", {{"dir", dir}});
+}
+
 Result<std::vector<fs::path>> snapshot_files(const std::string& dir) {
   std::error_code error;
   fs::directory_iterator it(paths::to_fs(dir), error);
-  if (error) return make_error(fmt::format("cannot read directory {}: {}", dir, error.message()));
+  if (error) return unreadable_directory(dir, error);
   std::vector<fs::path> files;
   for (; it != fs::directory_iterator(); it.increment(error)) {
     if (error) break;
@@ -43,7 +52,7 @@ Result<std::vector<fs::path>> snapshot_files(const std::string& dir) {
     if (it->is_directory(kind_error)) continue;
     files.push_back(path);
   }
-  if (error) return make_error(fmt::format("cannot read directory {}: {}", dir, error.message()));
+  if (error) return unreadable_directory(dir, error);
   std::sort(files.begin(), files.end());
   return files;
 }
@@ -99,7 +108,7 @@ Result<Report> report_dir(const std::string& dir, const kb::Kb& kb, const kb::Me
     record = std::move(*read);
   }
   if (files->empty() && !record) {
-    return make_error(fmt::format("{} holds no snapshot (*.json or *.json.gz)", dir));
+    return kb::catalog_error("fleet.error.no_snapshots", {{"dir", dir}});
   }
 
   Report report;

@@ -60,4 +60,40 @@ std::string Messages::text(std::string_view key, const MessageArgs& args) const 
   }
 }
 
+std::string render_error(const Error& error, const Messages& messages) {
+  if (error.key.empty() || !messages.has(error.key)) return error.message;
+  std::string text = messages.text(error.key, error.args);
+  if (text == error.key) return error.message;  // an argument the template needs is missing
+  for (const ErrorContext& around : error.context) {
+    MessageArgs args = around.args;
+    args.emplace_back("detail", text);
+    text = messages.text(around.key, args);
+  }
+  return text;
+}
+
+namespace {
+
+std::string in_english(std::string_view key, const MessageArgs& args) {
+  static const auto english = [] {
+    auto kb = Kb::embedded();
+    return kb ? Messages::load(*kb, Lang::en) : Result<Messages>(Error{"no catalog"});
+  }();
+  return english ? english->text(key, args) : std::string(key);
+}
+
+}  // namespace
+
+Error catalog_error(std::string_view key, const MessageArgs& args) {
+  return keyed_error(in_english(key, args), std::string(key), args);
+}
+
+Error within(Error error, std::string_view key, const MessageArgs& args) {
+  MessageArgs english_args = args;
+  english_args.emplace_back("detail", error.message);
+  error.message = in_english(key, english_args);
+  error.context.push_back({std::string(key), args});
+  return error;
+}
+
 }  // namespace gpuvet::kb

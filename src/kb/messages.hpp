@@ -36,4 +36,14 @@ class Messages {
   std::map<std::string, std::string, std::less<>> texts_;
 };
 
+// An error in the catalog's words: its key with its arguments, inside "{file}: …" for each file it
+// was met in; its English message where the catalog lacks the key.
+std::string render_error(const Error& error, const Messages& messages);
+
+// An error worded by the embedded English catalog (so the words are written once, in en.csv).
+Error catalog_error(std::string_view key, const MessageArgs& args = {});
+// `error` inside the catalog text `key`, which words it as {detail}: "cannot read snapshot
+// {file}: {detail}".
+Error within(Error error, std::string_view key, const MessageArgs& args = {});
+
 }  // namespace gpuvet::kb

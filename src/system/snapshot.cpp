@@ -34,21 +34,25 @@ namespace {
 // What the fields cannot say: the values a snapshot must hold beyond their types.
 void check_meaning(Snapshot& s) {
   if (s.host.os != "linux" && s.host.os != "windows") {
-    fail_json_field("host.os", "must be linux or windows");
+    fail_json_field("host.os", "must be linux or windows", "json.error.os");
   }
   if (s.host.cpu) std::sort(s.host.cpu->usable.begin(), s.host.cpu->usable.end());
-  if (s.files.count("")) fail_json_field("files", "empty path");
+  if (s.files.count("")) fail_json_field("files", "empty path", "json.error.empty_path");
 }
 
 Snapshot snapshot_from(const json& j) {
-  if (!j.is_object()) fail_json_field("", "expected an object");
+  if (!j.is_object()) fail_json_field("", "expected an object", "json.error.expected_object");
   const json* schema = json_member(j, "schema");
-  if (!schema) fail_json_field("", "no \"schema\" field: not a gpuvet snapshot");
-  if (!schema->is_string()) fail_json_field("schema", "expected a string");
+  if (!schema)
+    fail_json_field("", "no \"schema\" field: not a gpuvet snapshot", "json.error.no_schema");
+  if (!schema->is_string())
+    fail_json_field("schema", "expected a string", "json.error.expected_string");
   const std::string name = schema->get<std::string>();
   if (name != kSnapshotSchema) {
-    fail_json_field("schema", fmt::format("unsupported schema \"{}\" (this gpuvet reads {})", name,
-                                          kSnapshotSchema));
+    fail_json_field(
+        "schema",
+        fmt::format("unsupported schema \"{}\" (this gpuvet reads {})", name, kSnapshotSchema),
+        "json.error.schema", {{"schema", name}, {"supported", kSnapshotSchema}});
   }
   Snapshot s = record_from_json<Snapshot>(j, "");
   check_meaning(s);
@@ -74,7 +78,7 @@ Result<Snapshot> snapshot_from_json(const json& document) {
   try {
     return snapshot_from(document);
   } catch (const JsonFieldError& e) {
-    return make_error(e.what());
+    return keyed_error(e.what(), e.key, e.args);
   } catch (const json::exception& e) {
     return make_error(fmt::format("unexpected JSON content ({})", e.what()));
   }

@@ -9,6 +9,7 @@
 #include "core/gzip.hpp"
 #include "core/paths.hpp"
 #include "core/text.hpp"
+#include "kb/messages.hpp"
 #include "system/snapshot.hpp"
 
 namespace gpuvet::sys {
@@ -62,8 +63,9 @@ Result<bool> check_limits(std::string_view text) {
         if (decoded > kMaxSnapshotStringBytes) break;
       }
       if (decoded > kMaxSnapshotStringBytes) {
-        return make_error(fmt::format("a string at byte {} is longer than {}", i,
-                                      text::describe_size(kMaxSnapshotStringBytes)));
+        return kb::catalog_error(
+            "snapshot.error.long_string",
+            {{"byte", std::to_string(i)}, {"size", text::describe_size(kMaxSnapshotStringBytes)}});
       }
       if (++values > kMaxSnapshotValues) break;
       i = pos + 1;
@@ -71,7 +73,9 @@ Result<bool> check_limits(std::string_view text) {
     }
     if (c == '[' || c == '{') {
       if (++depth > kMaxSnapshotDepth) {
-        return make_error(fmt::format("nested more than {} deep at byte {}", kMaxSnapshotDepth, i));
+        return kb::catalog_error(
+            "snapshot.error.too_deep",
+            {{"depth", std::to_string(kMaxSnapshotDepth)}, {"byte", std::to_string(i)}});
       }
       if (++values > kMaxSnapshotValues) break;
     } else if (c == ']' || c == '}') {
@@ -83,30 +87,32 @@ Result<bool> check_limits(std::string_view text) {
     ++i;
   }
   if (values > kMaxSnapshotValues) {
-    return make_error(fmt::format("more than {} values", kMaxSnapshotValues));
+    return kb::catalog_error("snapshot.error.too_many_values",
+                             {{"count", std::to_string(kMaxSnapshotValues)}});
   }
   return true;
 }
 
 Result<Snapshot> parse_document(std::string_view bytes) {
   if (bytes.size() > kMaxSnapshotBytes) {
-    return make_error(
-        fmt::format("larger than {}, not a snapshot", text::describe_size(kMaxSnapshotBytes)));
+    return kb::catalog_error("snapshot.error.too_large",
+                             {{"size", text::describe_size(kMaxSnapshotBytes)}});
   }
-  if (text::trim(bytes).empty()) return make_error("empty file, not a snapshot");
-  if (looks_binary(bytes)) return make_error("binary data, not a JSON snapshot");
+  if (text::trim(bytes).empty()) return kb::catalog_error("snapshot.error.empty");
+  if (looks_binary(bytes)) return kb::catalog_error("snapshot.error.binary");
   if (auto within = check_limits(bytes); !within) return within.error();
   nlohmann::json document;
   try {
     document = nlohmann::json::parse(bytes);
   } catch (const nlohmann::json::parse_error& e) {
-    return make_error(fmt::format("not valid JSON (byte {}{})", e.byte,
-                                  e.byte >= bytes.size() ? ", the file looks truncated" : ""));
+    return kb::catalog_error(
+        e.byte >= bytes.size() ? "snapshot.error.truncated_json" : "snapshot.error.not_json",
+        {{"byte", std::to_string(e.byte)}});
   } catch (const nlohmann::json::out_of_range&) {
     // 1e400: nlohmann refuses a number a double cannot hold.
-    return make_error("not valid JSON (a number out of range)");
+    return kb::catalog_error("snapshot.error.number_out_of_range");
   } catch (const nlohmann::json::exception&) {
-    return make_error("not valid JSON");
+    return kb::catalog_error("snapshot.error.not_json_at_all");
   }
   return snapshot_from_json(document);
 }
@@ -143,8 +149,8 @@ class DocumentReader {
 
  private:
   static Error too_large() {
-    return make_error(
-        fmt::format("larger than {}, not a snapshot", text::describe_size(kMaxSnapshotBytes)));
+    return kb::catalog_error("snapshot.error.too_large",
+                             {{"size", text::describe_size(kMaxSnapshotBytes)}});
   }
 
   Result<bool> take(std::string_view bytes) {
@@ -156,7 +162,7 @@ class DocumentReader {
     }
     if (!sniffed_ && document_.size() >= kSniffBytes) {
       sniffed_ = true;
-      if (looks_binary(document_)) return make_error("binary data, not a JSON snapshot");
+      if (looks_binary(document_)) return kb::catalog_error("snapshot.error.binary");
     }
     return true;
   }
@@ -187,7 +193,7 @@ std::string serialize_snapshot(const Snapshot& snapshot) {
 Result<Snapshot> load_snapshot_file(const std::string& path) {
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(open_for_reading(path), &std::fclose);
   if (!file) {
-    return make_error(fmt::format("cannot read snapshot {}: {}", path, describe_open_error(errno)));
+    return kb::within(open_error(errno), "snapshot.error.cannot_read", {{"file", path}});
   }
   DocumentReader reader;
   std::string buffer(kReadChunkBytes, '\0');
@@ -195,20 +201,21 @@ Result<Snapshot> load_snapshot_file(const std::string& path) {
     const size_t n = std::fread(buffer.data(), 1, buffer.size(), file.get());
     if (n > 0) {
       if (auto fed = reader.feed(std::string_view(buffer.data(), n)); !fed) {
-        return make_error(fmt::format("{}: {}", path, fed.error().message));
+        return in_file(fed.error(), path);
       }
     }
     if (n < buffer.size()) {
       if (std::ferror(file.get())) {
-        return make_error(fmt::format("cannot read snapshot {}: read error", path));
+        return kb::within(kb::catalog_error("error.os.read_error"), "snapshot.error.cannot_read",
+                          {{"file", path}});
       }
       break;
     }
   }
   auto document = reader.finish();
-  if (!document) return make_error(fmt::format("{}: {}", path, document.error().message));
+  if (!document) return in_file(document.error(), path);
   auto snapshot = parse_document(*document);
-  if (!snapshot) return make_error(fmt::format("{}: {}", path, snapshot.error().message));
+  if (!snapshot) return in_file(snapshot.error(), path);
   return snapshot;
 }
 
@@ -216,7 +223,7 @@ Result<bool> save_snapshot_file(const Snapshot& snapshot, const std::string& pat
   const std::string text = serialize_snapshot(snapshot);
   if (path.size() > 3 && path.ends_with(".gz")) {
     auto compressed = gzip::compress(text);
-    if (!compressed) return make_error(fmt::format("{}: {}", path, compressed.error().message));
+    if (!compressed) return in_file(compressed.error(), path);
     return paths::write_file(path, *compressed);
   }
   return paths::write_file(path, text);
