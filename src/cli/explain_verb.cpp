@@ -14,10 +14,13 @@
 
 namespace gpuvet::cli {
 
-int run_explain(const ExplainArgs& args, const kb::Kb& kb, const kb::Messages& messages,
-                const sys::System* system, bool color) {
+namespace {
+
+// format: text, json or md (--format; --json is json).
+int explain_as(const ExplainArgs& args, const std::string& format, const kb::Kb& kb,
+               const kb::Messages& messages, const sys::System* system, bool color) {
   auto signatures = explain::Signatures::load(kb);
-  if (!signatures) return fail(signatures.error().message);
+  if (!signatures) return fail(signatures.error());
   explain::Collector collector(*signatures);
   const explain::LineSink sink = [&](size_t n, std::string_view line) {
     return collector.on_line(n, line);
@@ -26,14 +29,14 @@ int run_explain(const ExplainArgs& args, const kb::Kb& kb, const kb::Messages& m
   const auto read = args.has_text ? explain::read_log_text(args.text, sink, filter)
                                   : explain::read_log_file(args.input, sink, filter);
   if (!read) {
-    return fail(args.has_text ? "--text: " + read.error().message : read.error().message);
+    return fail(args.has_text ? in_file(read.error(), "--text") : read.error());
   }
   std::optional<explain::MachineFindings> machine;
   explain::FactsUse facts;
   facts.log_platform = explain::log_platform(collector.log_facts());
   if (system) {
     auto report = pipeline::diagnose(*system, kb, messages);
-    if (!report) return fail(report.error().message);
+    if (!report) return fail(report.error());
     const auto& os = report->facts.os;
     machine = explain::MachineFindings{report->findings, os.wsl ? "wsl" : os.family};
     facts.machine_platform = machine->platform;
@@ -46,10 +49,19 @@ int run_explain(const ExplainArgs& args, const kb::Kb& kb, const kb::Messages& m
   }
   const auto causes =
       explain::reason(collector.causes(), kb, messages, machine, collector.log_facts());
-  const std::string out = args.json ? report::render_explain_json(causes, facts)
-                                    : report::render_explain_text(causes, messages, color, facts);
+  const std::string out = format == "json" ? report::render_explain_json(causes, facts)
+                          : format == "md"
+                              ? report::render_explain_md(causes, messages, facts)
+                              : report::render_explain_text(causes, messages, color, facts);
   print(out);
   return causes.empty() ? kExitFound : kExitOk;
+}
+
+}  // namespace
+
+int run_explain(const ExplainArgs& args, const kb::Kb& kb, const kb::Messages& messages,
+                const sys::System* system, bool color) {
+  return explain_as(args, args.json ? "json" : "text", kb, messages, system, color);
 }
 
 namespace {
@@ -57,13 +69,14 @@ namespace {
 struct ExplainOptions {
   ExplainArgs args;
   CommonOptions common;
+  std::string format = "text";
   bool export_patterns = false;
 };
 
 // Hidden: the patterns as grep -E reads them, the explain benchmark's baseline.
 int export_patterns(const kb::Kb& kb) {
   auto signatures = explain::Signatures::load(kb);
-  if (!signatures) return fail(signatures.error().message);
+  if (!signatures) return fail(signatures.error());
   for (const auto& s : signatures->all())
     print(explain::to_grep_pattern(s.pattern) + "\n");
   return kExitOk;
@@ -72,11 +85,11 @@ int export_patterns(const kb::Kb& kb) {
 int run_explain_verb(ExplainOptions& options, const CLI::App& command) {
   if (options.export_patterns) {
     auto kb = load_kb(options.common.kb_dir);
-    if (!kb) return fail(kb.error().message);
+    if (!kb) return fail(kb.error());
     return export_patterns(*kb);
   }
   auto context = open_context(options.common);
-  if (!context) return fail(context.error().message);
+  if (!context) return fail(context.error());
   ExplainArgs& args = options.args;
   args.has_text = command.count("--text") > 0;
   if (args.has_text == !args.input.empty()) {
@@ -85,10 +98,11 @@ int run_explain_verb(ExplainOptions& options, const CLI::App& command) {
   std::unique_ptr<sys::System> system;
   if (!args.snapshot.empty() || !args.no_facts) {
     auto opened = open_system(args.snapshot);
-    if (!opened) return fail(opened.error().message);
+    if (!opened) return fail(opened.error());
     system = std::move(*opened);
   }
-  return run_explain(args, context->kb, context->messages, system.get(), context->color);
+  return explain_as(args, args.json ? "json" : options.format, context->kb, context->messages,
+                    system.get(), context->color);
 }
 
 }  // namespace
@@ -100,6 +114,9 @@ VerbRun declare_explain(CLI::App& command) {
   command.add_option("--text", args.text)->type_name("MESSAGE");
   command.add_option("--snapshot", args.snapshot)->type_name("FILE");
   command.add_flag("--no-facts", args.no_facts);
+  command.add_option("--format", options->format)
+      ->check(CLI::IsMember({"text", "json", "md"}))
+      ->option_text("text|json|md");
   command.add_flag("--json", args.json);
   add_common_options(command, options->common);
   command.add_flag("--export-patterns", options->export_patterns)->group("");

@@ -71,35 +71,36 @@ bool has_open_fields(const plan::Request& r, const PlanArgs& args) {
          !args.env.empty();
 }
 
-}  // namespace
-
-int run_plan(const PlanArgs& args, const kb::Kb& kb, const kb::Messages& messages,
-             const std::function<Result<std::unique_ptr<sys::System>>()>& open_system, bool color) {
+// format: text, json or md (--format; --json is json).
+int plan_as(const PlanArgs& args, const std::string& format, const kb::Kb& kb,
+            const kb::Messages& messages,
+            const std::function<Result<std::unique_ptr<sys::System>>()>& open_system, bool color) {
   auto request = request_from_flags(args, kb, messages);
-  if (!request) return fail(request.error().message);
+  if (!request) return fail(request.error());
   if (has_open_fields(*request, args)) {
     auto system = open_system();
-    if (!system) return fail(system.error().message);
+    if (!system) return fail(system.error());
     auto report = pipeline::diagnose(**system, kb, messages);
-    if (!report) return fail(report.error().message);
+    if (!report) return fail(report.error());
     const plan::MachineUse use{args.snapshot.empty() ? "machine" : "snapshot", args.env, args.here};
     auto completed =
         plan::complete_from_facts(std::move(*request), report->facts, kb, messages, use);
-    if (!completed) return fail(completed.error().message);
+    if (!completed) return fail(completed.error());
     request = std::move(*completed);
   }
   auto result = plan::make_plan(*request, kb, messages);
-  if (!result) return fail(result.error().message);
+  if (!result) return fail(result.error());
   std::vector<std::string> written;
   if (!args.write_dir.empty() && !result->options.empty()) {
     auto files = plan::write_environment_files(result->options.front(), args.write_dir, args.force);
-    if (!files) return fail(files.error().message);
+    if (!files) return fail(files.error());
     written = std::move(*files);
   }
-  if (args.json) {
+  if (format == "json") {
     print(report::render_plan_json(*result, kb.version()));
   } else {
-    std::string out = report::render_plan_text(*result, messages, color);
+    std::string out = format == "md" ? report::render_plan_md(*result, messages)
+                                     : report::render_plan_text(*result, messages, color);
     if (!written.empty()) {
       out +=
           "\n " + messages.text("plan.text.written", {{"files", text::join(written, ", ")}}) + "\n";
@@ -109,18 +110,27 @@ int run_plan(const PlanArgs& args, const kb::Kb& kb, const kb::Messages& message
   return result->outcome == plan::Outcome::feasible ? kExitOk : kExitFound;
 }
 
+}  // namespace
+
+int run_plan(const PlanArgs& args, const kb::Kb& kb, const kb::Messages& messages,
+             const std::function<Result<std::unique_ptr<sys::System>>()>& open_system, bool color) {
+  return plan_as(args, args.json ? "json" : "text", kb, messages, open_system, color);
+}
+
 namespace {
 
 struct PlanOptions {
   PlanArgs args;
   CommonOptions common;
+  std::string format = "text";
 };
 
 int run_plan_verb(const PlanOptions& options) {
   auto context = open_context(options.common);
-  if (!context) return fail(context.error().message);
+  if (!context) return fail(context.error());
   const auto open = [&] { return open_system(options.args.snapshot); };
-  return run_plan(options.args, context->kb, context->messages, open, context->color);
+  return plan_as(options.args, options.args.json ? "json" : options.format, context->kb,
+                 context->messages, open, context->color);
 }
 
 }  // namespace
@@ -143,6 +153,9 @@ VerbRun declare_plan(CLI::App& command) {
   command.add_option("--snapshot", args.snapshot)->type_name("FILE");
   command.add_option("--write", args.write_dir)->type_name("DIR");
   command.add_flag("--force", args.force);
+  command.add_option("--format", options->format)
+      ->check(CLI::IsMember({"text", "json", "md"}))
+      ->option_text("text|json|md");
   command.add_flag("--json", args.json);
   add_common_options(command, options->common);
   return [options] { return run_plan_verb(*options); };

@@ -79,7 +79,8 @@ struct ManualStep {
 };
 
 struct FixPlan {
-  std::string stamp;  // "2026-12-02T16:05:12Z": in the markers written, and the journal entry
+  std::string stamp;     // "2026-12-02T16:05:12Z": in the markers written, and the journal entry
+  bool windows = false;  // for a Windows machine: its paths and registry keys are shown as such
   std::vector<Fix> fixes;
   std::vector<Refusal> refused;
   std::vector<ManualStep> manual;

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/paths.hpp"
+#include "core/shell.hpp"
 #include "core/text.hpp"
 #include "core/version.hpp"
 #include "fix/origins.hpp"
@@ -31,6 +32,7 @@ class Planner {
         request_(request),
         windows_(facts.os.family == "windows") {
     plan_.stamp = request.stamp;
+    plan_.windows = windows_;
     scripts_ = startup_scripts(system, facts);
   }
 
@@ -253,8 +255,12 @@ class Planner {
       hook.name = "gpuvet-cuda";
       if (windows_) {
         hook.activate = {"@set \"GPUVET_SAVED_PATH=%PATH%\"",
-                         "@set \"PATH=" + root + "\\bin;%PATH%\""};
+                         "@" + shell::prepend_path({root + "\\bin"}).cmd};
         hook.deactivate = {"@set \"PATH=%GPUVET_SAVED_PATH%\"", "@set GPUVET_SAVED_PATH="};
+        hook.activate_ps1 = {"$env:GPUVET_SAVED_PATH = $env:Path",
+                             shell::prepend_path({root + "\\bin"}).powershell};
+        hook.deactivate_ps1 = {"$env:Path = $env:GPUVET_SAVED_PATH",
+                               shell::clear_variable("GPUVET_SAVED_PATH").powershell};
       } else {
         hook.activate = {
             "export GPUVET_SAVED_PATH=\"$PATH\"",
@@ -303,6 +309,11 @@ class Planner {
                        "@set \"XLA_FLAGS=%XLA_FLAGS% " + flag + "\""};
       hook.deactivate = {"@set \"XLA_FLAGS=%GPUVET_SAVED_XLA_FLAGS%\"",
                          "@set GPUVET_SAVED_XLA_FLAGS="};
+      hook.activate_ps1 = {
+          "$env:GPUVET_SAVED_XLA_FLAGS = $env:XLA_FLAGS",
+          "$env:XLA_FLAGS = (\"$env:XLA_FLAGS \" + " + shell::powershell_string(flag) + ").Trim()"};
+      hook.deactivate_ps1 = {"$env:XLA_FLAGS = $env:GPUVET_SAVED_XLA_FLAGS",
+                             shell::clear_variable("GPUVET_SAVED_XLA_FLAGS").powershell};
     } else {
       hook.activate = {"export GPUVET_SAVED_XLA_FLAGS=\"${XLA_FLAGS-}\"",
                        "export XLA_FLAGS=\"${XLA_FLAGS:+$XLA_FLAGS }" + flag + "\""};
@@ -319,6 +330,9 @@ class Planner {
     std::string name;  // the scripts' file name without extension
     std::vector<std::string> activate;
     std::vector<std::string> deactivate;
+    // Windows: the same for PowerShell, whose conda activation runs activate.d\*.ps1.
+    std::vector<std::string> activate_ps1;
+    std::vector<std::string> deactivate_ps1;
   };
 
   static std::string native(std::string path) {
@@ -337,12 +351,13 @@ class Planner {
                 const std::string& summary, const Hook& hook, bool only_by_id) {
     const std::string marker = (windows_ ? "@rem " : "# ") + fix_marker(plan_.stamp);
     Fix fix{id, finding, summary, false, {}, {}, only_by_id};
-    const auto new_script = [&](const std::string& folder, const std::vector<std::string>& lines) {
-      const std::string path = paths::join(
-          env.path, "etc/conda/" + folder + "/" + hook.name + (windows_ ? ".bat" : ".sh"));
+    const auto new_script = [&](const std::string& folder, const std::vector<std::string>& lines,
+                                const std::string& extension) {
+      const std::string path =
+          paths::join(env.path, "etc/conda/" + folder + "/" + hook.name + extension);
       if (system_.exists(path)) return false;
       const std::string eol = windows_ ? "\r\n" : "\n";
-      std::string bytes = marker + eol;
+      std::string bytes = (extension == ".ps1" ? "# " + fix_marker(plan_.stamp) : marker) + eol;
       for (const auto& line : lines)
         bytes += line + eol;
       Action a;
@@ -356,9 +371,18 @@ class Planner {
     };
     if (env.kind == "conda") {
       // Made by an earlier fix: gpuvet undo takes that one back.
-      if (!new_script("activate.d", hook.activate)) return;
-      if (!new_script("deactivate.d", hook.deactivate)) return;
+      const std::string extension = windows_ ? ".bat" : ".sh";
+      if (!new_script("activate.d", hook.activate, extension)) return;
+      if (!new_script("deactivate.d", hook.deactivate, extension)) return;
+      // PowerShell's conda activation runs the .ps1 scripts instead of the .bat ones.
+      if (windows_ && !hook.activate_ps1.empty()) {
+        new_script("activate.d", hook.activate_ps1, ".ps1");
+        new_script("deactivate.d", hook.deactivate_ps1, ".ps1");
+      }
     } else if (env.kind == "venv") {
+      // On Windows only activate.bat: a venv's Activate.ps1 ends in an Authenticode signature
+      // block that any change would break, so PowerShell users of a venv get the plan's
+      // activate-gpu.ps1 (or the saved Path fix) instead.
       const std::string path =
           paths::join(env.path, windows_ ? "Scripts/activate.bat" : "bin/activate");
       auto now = read_target(path, size_t{1} << 20);

@@ -2,12 +2,14 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <system_error>
 
 #include "core/paths.hpp"
 #include "core/text.hpp"
 #include "kb/embedded.hpp"
+#include "kb/sources.hpp"
 
 namespace gpuvet::kb {
 
@@ -24,6 +26,38 @@ Result<std::string> version_of(const std::string& contents, const std::string& w
   return version;
 }
 
+// A table as users may see it: of its `source` and `notes` cells only the public part
+// (kb/sources.hpp), so that no renderer can print a repository-internal reference.
+Result<Table> parse_table(std::string_view text, const std::string& where) {
+  auto table = parse_csv(text, where);
+  if (!table) return table;
+  std::vector<std::string> columns;
+  for (const char* column : {"source", "notes"}) {
+    if (table->has_column(column)) columns.emplace_back(column);
+  }
+  bool changed = false;
+  for (size_t row = 0; row < table->size() && !changed; ++row) {
+    for (const auto& column : columns) {
+      const std::string& cell = table->cell(row, column);
+      if (public_text(cell) != cell) changed = true;
+    }
+  }
+  if (!changed) return table;
+  std::vector<std::vector<std::string>> rows;
+  std::vector<int> lines;
+  for (size_t row = 0; row < table->size(); ++row) {
+    std::vector<std::string> cells;
+    for (const auto& column : table->header()) {
+      const std::string& cell = table->cell(row, column);
+      const bool cleaned = std::find(columns.begin(), columns.end(), column) != columns.end();
+      cells.push_back(cleaned ? public_text(cell) : cell);
+    }
+    rows.push_back(std::move(cells));
+    lines.push_back(table->line_of(row));
+  }
+  return Table(table->name(), table->header(), std::move(rows), std::move(lines));
+}
+
 }  // namespace
 
 Result<Kb> Kb::from_files(const std::map<std::string, std::string>& files) {
@@ -37,7 +71,7 @@ Result<Kb> Kb::from_files(const std::map<std::string, std::string>& files) {
     }
     if (!path.ends_with(".csv")) continue;
     const std::string name = path.substr(0, path.size() - 4);
-    auto table = parse_csv(contents, "data/" + path);
+    auto table = parse_table(contents, "data/" + path);
     if (!table) return table.error();
     kb.tables_.emplace(name, parsed_entry(std::move(*table)));
   }
@@ -52,7 +86,7 @@ std::shared_ptr<Kb::Entry> Kb::parsed_entry(Table table) {
 
 const Result<Table>& Kb::parse(Entry& entry) const {
   std::call_once(entry.parsed,
-                 [&entry] { entry.table.emplace(parse_csv(entry.text, entry.where)); });
+                 [&entry] { entry.table.emplace(parse_table(entry.text, entry.where)); });
   return *entry.table;
 }
 
@@ -86,7 +120,7 @@ Result<Kb> Kb::overlaid_with(const std::string& directory) const {
       kb.version_ = *version;
       continue;
     }
-    auto table = parse_csv(*contents, file);
+    auto table = parse_table(*contents, file);
     if (!table) return table.error();
     kb.tables_.insert_or_assign(relative.substr(0, relative.size() - 4),
                                 parsed_entry(std::move(*table)));

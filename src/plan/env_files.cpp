@@ -6,6 +6,7 @@
 
 #include "core/new_file.hpp"
 #include "core/paths.hpp"
+#include "core/shell.hpp"
 #include "plan/plan.hpp"
 #include "plan/steps.hpp"
 
@@ -62,8 +63,27 @@ std::string activate_bat(const Option& o) {
     return out;
   }
   const std::string folder = toolkit_folder(o.platform, *o.build.cuda);
-  out +=
-      fmt::format("set \"CUDA_PATH={0}\"\r\nset \"PATH={0}\\bin;{0}\\libnvvp;%PATH%\"\r\n", folder);
+  out += shell::set_variable("CUDA_PATH", folder).cmd + "\r\n";
+  out += shell::prepend_path({folder + "\\bin", folder + "\\libnvvp"}).cmd + "\r\n";
+  return out;
+}
+
+// The same for PowerShell, made from the same commands as the .bat. PowerShell runs a script
+// only where its execution policy allows (Windows clients refuse every script by default).
+std::string activate_ps1(const Option& o) {
+  std::string out = fmt::format(
+      "# gpuvet plan: {} on {}. Dot-source it in the environment's PowerShell: "
+      ". .\\activate-gpu.ps1\r\n"
+      "# If PowerShell refuses to run scripts: Set-ExecutionPolicy -Scope CurrentUser "
+      "RemoteSigned\r\n",
+      o.package_spec, o.platform);
+  if (o.build.wheels_bring_cuda) {
+    out += "# The wheels bring CUDA and cuDNN: nothing to put on PATH.\r\n";
+    return out;
+  }
+  const std::string folder = toolkit_folder(o.platform, *o.build.cuda);
+  out += shell::set_variable("CUDA_PATH", folder).powershell + "\r\n";
+  out += shell::prepend_path({folder + "\\bin", folder + "\\libnvvp"}).powershell + "\r\n";
   return out;
 }
 
@@ -77,11 +97,15 @@ Result<std::vector<std::string>> write_environment_files(const Option& option,
   if (ec) return make_error(fmt::format("cannot create {}: {}", directory, ec.message()));
   const std::string& python = option.environment_python;
   const bool windows = option.platform == "windows";
-  const std::vector<std::pair<std::string, std::string>> files = {
+  std::vector<std::pair<std::string, std::string>> files = {
       {"requirements.txt", requirements(option)},
-      {"environment.yml", environment_yml(option, python)},
-      {windows ? "activate-gpu.bat" : "activate-gpu.sh",
-       windows ? activate_bat(option) : activate_sh(option)}};
+      {"environment.yml", environment_yml(option, python)}};
+  if (windows) {
+    files.emplace_back("activate-gpu.bat", activate_bat(option));
+    files.emplace_back("activate-gpu.ps1", activate_ps1(option));
+  } else {
+    files.emplace_back("activate-gpu.sh", activate_sh(option));
+  }
   if (!force) {
     for (const auto& [name, contents] : files) {
       const auto path = dir / name;

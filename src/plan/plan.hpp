@@ -64,7 +64,10 @@ struct Blocker {
 
 struct Step {
   std::string title;
-  std::vector<std::string> commands;
+  std::vector<std::string> commands;  // in the platform's shell: sh, or cmd.exe on Windows
+  // Windows: the same commands for PowerShell, line for line; empty elsewhere. A line that is
+  // "rem …" in cmd and "# …" here is a note for the reader, not a command.
+  std::vector<std::string> powershell;
 };
 
 struct Option {
@@ -104,7 +107,8 @@ Result<Plan> make_plan(const Request& request, const kb::Kb& kb, const kb::Messa
 // The builds the KB knows for a framework, on every platform, newest first.
 Result<std::vector<Build>> known_builds(const kb::Kb& kb, const std::string& framework);
 
-// --write DIR: environment.yml, requirements.txt and an activation script for the best option.
+// --write DIR: environment.yml, requirements.txt and an activation script for the best option
+// (activate-gpu.sh; on Windows activate-gpu.bat for cmd and activate-gpu.ps1 for PowerShell).
 // A file already there (or a link, even a dangling one) is an error, before anything is written,
 // unless force; with force it is replaced, a link itself and never its target.
 Result<std::vector<std::string>> write_environment_files(const Option& option,

@@ -4,8 +4,10 @@
 
 #include <algorithm>
 
+#include "core/shell.hpp"
 #include "core/text.hpp"
 #include "core/version.hpp"
+#include "core/windows_paths.hpp"
 #include "frameworks/framework.hpp"
 #include "kb/queries.hpp"
 #include "plan/cuda_releases.hpp"
@@ -32,8 +34,19 @@ class StepWriter {
     return messages_.text(key, args);
   }
   bool windows() const { return o_.platform == "windows"; }
+  // Commands both of Windows' shells run as written (pip, conda, python -c "…"), or sh's.
   void add(std::string title, std::vector<std::string> commands) {
-    o_.steps.push_back({std::move(title), std::move(commands)});
+    std::vector<std::string> powershell = windows() ? commands : std::vector<std::string>{};
+    o_.steps.push_back({std::move(title), std::move(commands), std::move(powershell)});
+  }
+  // Windows commands, each spelled for cmd and for PowerShell.
+  void add(std::string title, const std::vector<shell::WindowsCommand>& commands) {
+    Step step{std::move(title), {}, {}};
+    for (const auto& c : commands) {
+      step.commands.push_back(c.cmd);
+      step.powershell.push_back(c.powershell);
+    }
+    o_.steps.push_back(std::move(step));
   }
   Result<bool> package_spec();
   void driver_step();
@@ -74,23 +87,37 @@ Result<bool> StepWriter::package_spec() {
 }
 
 void StepWriter::driver_step() {
-  const std::vector<std::string> check = {
-      "nvidia-smi --query-gpu=name,driver_version --format=csv"};
+  // PowerShell would read name,driver_version as an array: the argument is quoted there.
+  const shell::WindowsCommand check =
+      shell::run("nvidia-smi", {"--query-gpu=name,driver_version", "--format=csv"});
+  const auto commands = [&](bool download) {
+    std::vector<shell::WindowsCommand> out;
+    if (download) out.push_back(shell::comment(kDriverDownload));
+    out.push_back(check);
+    return out;
+  };
+  const auto add_driver = [&](std::string title, bool download) {
+    if (windows()) {
+      add(std::move(title), commands(download));
+      return;
+    }
+    std::vector<std::string> lines;
+    if (download) lines.push_back(std::string("# ") + kDriverDownload);
+    lines.push_back(check.cmd);
+    add(std::move(title), lines);
+  };
   if (!o_.min_driver) {
-    std::vector<std::string> commands = {std::string("# ") + kDriverDownload};
-    commands.insert(commands.end(), check.begin(), check.end());
-    add(text("plan.step.driver_unknown_min", {{"cuda", cuda_}}), commands);
+    add_driver(text("plan.step.driver_unknown_min", {{"cuda", cuda_}}), true);
     return;
   }
   const std::string& min = *o_.min_driver;
   if (r_.driver && o_.min_driver && !older(*r_.driver, *o_.min_driver)) {
-    add(text("plan.step.driver_ok", {{"driver", *r_.driver}, {"min", min}}), check);
+    add_driver(text("plan.step.driver_ok", {{"driver", *r_.driver}, {"min", min}}), false);
     return;
   }
-  std::vector<std::string> commands = {std::string("# ") + kDriverDownload};
-  commands.insert(commands.end(), check.begin(), check.end());
-  add(text(o_.platform == "wsl2" ? "plan.step.driver_wsl" : "plan.step.driver", {{"min", min}}),
-      commands);
+  add_driver(
+      text(o_.platform == "wsl2" ? "plan.step.driver_wsl" : "plan.step.driver", {{"min", min}}),
+      true);
 }
 
 Result<bool> StepWriter::toolkit_step() {
@@ -106,19 +133,18 @@ Result<bool> StepWriter::toolkit_step() {
   const std::string label = chosen ? chosen->get("label") : cuda_;
   const std::string exact = chosen ? chosen->get("version") : "";
   const std::string what = exact.empty() ? label : label + " (" + exact + ")";
-  std::vector<std::string> commands;
+  const std::string title = text("plan.step.toolkit", {{"cuda", what}, {"folder", folder_}});
   if (windows()) {
-    commands = {
-        fmt::format("# {} -> CUDA Toolkit {}, Windows, exe (local)", kToolkitArchive, label),
-        fmt::format("# its default folder: {}", folder_)};
+    add(title, {shell::comment(fmt::format("{} -> CUDA Toolkit {}, Windows, exe (local)",
+                                           kToolkitArchive, label)),
+                shell::comment(text("plan.note.default_folder", {{"folder", folder_}}))});
   } else {
-    commands = {
-        fmt::format("# {} -> CUDA Toolkit {}, {}", kToolkitArchive, label,
-                    o_.platform == "wsl2" ? "Linux, WSL-Ubuntu (it has no driver)" : "Linux"),
-        fmt::format("sudo sh cuda_{}_*_linux.run --toolkit --silent   # runfile: toolkit only",
-                    exact.empty() ? cuda_ : exact)};
+    add(title,
+        {fmt::format("# {} -> CUDA Toolkit {}, {}", kToolkitArchive, label,
+                     o_.platform == "wsl2" ? "Linux, WSL-Ubuntu (it has no driver)" : "Linux"),
+         fmt::format("sudo sh cuda_{}_*_linux.run --toolkit --silent   # runfile: toolkit only",
+                     exact.empty() ? cuda_ : exact)});
   }
-  add(text("plan.step.toolkit", {{"cuda", what}, {"folder", folder_}}), commands);
   if (chosen) o_.build.sources.push_back("cuda_releases: " + chosen->get("source"));
   return true;
 }
@@ -143,22 +169,22 @@ Result<bool> StepWriter::cudnn_step() {
     o_.notes.push_back(
         text("plan.note.cudnn_cuda_unconfirmed", {{"cudnn", wanted}, {"cuda", cuda_}}));
   }
-  std::vector<std::string> commands;
+  const std::string title =
+      text("plan.step.cudnn", {{"cudnn", release}, {"cuda", cuda_}, {"folder", folder_}});
   if (windows()) {
-    commands = {
-        fmt::format("# {} -> cuDNN {} for CUDA {}, Windows (zip)", kCudnnArchive, release, cuda_),
-        fmt::format("copy <cudnn>\\bin\\cudnn*.dll \"{}\\bin\"", folder_),
-        fmt::format("copy <cudnn>\\include\\cudnn*.h \"{}\\include\"", folder_),
-        fmt::format("copy <cudnn>\\lib\\x64\\cudnn*.lib \"{}\\lib\\x64\"", folder_)};
+    // <cudnn> is the folder the zip was unpacked to.
+    add(title, {shell::comment(fmt::format("{} -> cuDNN {} for CUDA {}, Windows (zip)",
+                                           kCudnnArchive, release, cuda_)),
+                shell::copy("<cudnn>\\bin\\cudnn*.dll", folder_ + "\\bin"),
+                shell::copy("<cudnn>\\include\\cudnn*.h", folder_ + "\\include"),
+                shell::copy("<cudnn>\\lib\\x64\\cudnn*.lib", folder_ + "\\lib\\x64")});
   } else {
-    commands = {
-        fmt::format("# {} -> cuDNN {} for CUDA {}, Linux (tar)", kCudnnArchive, release, cuda_),
-        fmt::format("sudo cp <cudnn>/include/cudnn*.h {}/include/", folder_),
-        fmt::format("sudo cp -P <cudnn>/lib*/libcudnn* {}/lib64/", folder_),
-        fmt::format("sudo chmod a+r {0}/include/cudnn*.h {0}/lib64/libcudnn*", folder_)};
+    add(title,
+        {fmt::format("# {} -> cuDNN {} for CUDA {}, Linux (tar)", kCudnnArchive, release, cuda_),
+         fmt::format("sudo cp <cudnn>/include/cudnn*.h {}/include/", folder_),
+         fmt::format("sudo cp -P <cudnn>/lib*/libcudnn* {}/lib64/", folder_),
+         fmt::format("sudo chmod a+r {0}/include/cudnn*.h {0}/lib64/libcudnn*", folder_)});
   }
-  add(text("plan.step.cudnn", {{"cudnn", release}, {"cuda", cuda_}, {"folder", folder_}}),
-      commands);
   if (!windows() || rows->empty()) return true;
   auto dlls = kb::rows_if(kb_, "cudnn_windows_dlls", [&](const kb::Row& row) {
     return kb::version_in_range(release, row.get("cudnn_from"), row.get("cudnn_to"));
@@ -167,7 +193,7 @@ Result<bool> StepWriter::cudnn_step() {
   for (const auto& row : *dlls) {
     add(text("plan.step.cudnn_dll",
              {{"cudnn", release}, {"dll", row.get("dll")}, {"folder", folder_ + "\\bin"}}),
-        {"# " + row.get("source")});
+        std::vector<shell::WindowsCommand>{shell::comment(row.get("source"))});
   }
   return true;
 }
@@ -183,7 +209,7 @@ Result<bool> StepWriter::runtime_step() {
     std::string dlls = row.get("dlls");
     std::replace(dlls.begin(), dlls.end(), ';', ' ');
     add(text("plan.step.vc_runtime", {{"what", row.get("redistributable")}, {"dlls", dlls}}),
-        {std::string("# ") + kVcRedist});
+        std::vector<shell::WindowsCommand>{shell::comment(kVcRedist)});
     o_.build.sources.push_back("windows_runtime_requirements: " + row.get("source"));
   }
   return true;
@@ -204,48 +230,46 @@ void StepWriter::environment_step() {
     o_.notes.push_back(
         text("plan.note.other_python", {{"machine", *r_.preferred_python}, {"python", python}}));
   }
-  std::vector<std::string> commands;
+  const std::string title =
+      text(python.empty() ? "plan.step.environment_any" : "plan.step.environment",
+           {{"python", python}, {"name", name}});
   if (python.empty() || machine_python) {
     if (windows()) {
-      const std::string launcher = python.empty() ? "py -3" : "py -" + python;
-      commands = {fmt::format("{} -m venv %USERPROFILE%\\venvs\\{}", launcher, name),
-                  fmt::format("%USERPROFILE%\\venvs\\{}\\Scripts\\activate", name)};
+      const std::string venv = "%USERPROFILE%\\venvs\\" + name;
+      add(title, {shell::run("py", {python.empty() ? "-3" : "-" + python, "-m", "venv", venv}),
+                  shell::activate_venv(venv)});
+      o_.notes.push_back(text("plan.note.powershell_scripts"));
     } else {
-      commands = {fmt::format("python{} -m venv ~/venvs/{}", python.empty() ? "3" : python, name),
-                  fmt::format(". ~/venvs/{}/bin/activate", name)};
+      add(title, {fmt::format("python{} -m venv ~/venvs/{}", python.empty() ? "3" : python, name),
+                  fmt::format(". ~/venvs/{}/bin/activate", name)});
     }
   } else {
-    commands = {fmt::format("conda create -n {} python={} pip -y", name, python),
-                fmt::format("conda activate {}", name)};
+    add(title, {fmt::format("conda create -n {} python={} pip -y", name, python),
+                fmt::format("conda activate {}", name)});
   }
-  add(text(python.empty() ? "plan.step.environment_any" : "plan.step.environment",
-           {{"python", python}, {"name", name}}),
-      commands);
 }
 
 // --env / --here: the packages go into the environment the user has.
 void StepWriter::existing_environment_step() {
   const std::string& path = *r_.env_path;
   o_.environment_python = r_.python.value_or("");
-  std::string command;
+  const std::string title =
+      text("plan.step.environment_existing",
+           {{"env", path}, {"python", r_.python.value_or(text("plan.text.unknown"))}});
   if (r_.env_is_conda) {
-    command = fmt::format("conda activate \"{}\"", path);
+    add(title, {fmt::format("conda activate \"{}\"", path)});
   } else if (windows()) {
-    std::string native = path;
-    std::replace(native.begin(), native.end(), '/', '\\');
-    command = fmt::format("\"{}\\Scripts\\activate\"", native);
+    add(title, {shell::activate_venv(windows_paths::native(path))});
+    o_.notes.push_back(text("plan.note.powershell_scripts"));
   } else {
-    command = fmt::format(". \"{}/bin/activate\"", path);
+    add(title, {fmt::format(". \"{}/bin/activate\"", path)});
   }
-  add(text("plan.step.environment_existing",
-           {{"env", path}, {"python", r_.python.value_or(text("plan.text.unknown"))}}),
-      {command});
 }
 
 void StepWriter::path_step() {
   if (windows()) {
     add(text("plan.step.path", {{"cuda", cuda_}}),
-        {fmt::format("set \"PATH={0}\\bin;{0}\\libnvvp;%PATH%\"", folder_)});
+        {shell::prepend_path({folder_ + "\\bin", folder_ + "\\libnvvp"})});
   } else {
     add(text("plan.step.path", {{"cuda", cuda_}}),
         {fmt::format("export PATH={}/bin:$PATH", folder_),

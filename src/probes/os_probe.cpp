@@ -129,9 +129,38 @@ std::optional<std::int64_t> tdr_delay_s(const sys::System& system) {
   return number ? std::optional<std::int64_t>(*number) : std::nullopt;
 }
 
+// The build number of "10.0.22631" (the third part), when it is one.
+std::optional<long long> build_of(const std::optional<std::string>& version) {
+  if (!version) return std::nullopt;
+  const auto parts = text::split(*version, '.');
+  if (parts.size() < 3 || parts[2].empty() || parts[2].size() > 9 || !text::is_digits(parts[2]))
+    return std::nullopt;
+  return std::stoll(std::string(parts[2]));
+}
+
+// Windows 11 still writes "Windows 10 ..." as its ProductName: the name comes from the build
+// (data/windows_releases.csv), and a name Windows already spells right stays.
+std::optional<std::string> windows_product_name(const kb::Kb& kb, std::optional<std::string> name,
+                                                const std::optional<std::string>& version) {
+  const auto build = build_of(version);
+  const auto table = kb.table("windows_releases");
+  if (!name || !build || !table) return name;
+  const kb::Table& t = **table;
+  for (size_t row = 0; row < t.size(); ++row) {
+    const std::string& from = t.cell(row, "registry_name");
+    const std::string& first = t.cell(row, "first_build");
+    if (from.empty() || !text::is_digits(first) || first.size() > 9) continue;
+    if (*build < std::stoll(first) || !name->starts_with(from)) continue;
+    // "Windows 10" must end the word: "Windows 100" is not it.
+    if (name->size() > from.size() && (*name)[from.size()] != ' ') continue;
+    return t.cell(row, "product_name") + name->substr(from.size());
+  }
+  return name;
+}
+
 }  // namespace
 
-void probe_os(const sys::System& system, const kb::Kb& /*kb*/, Facts& facts) {
+void probe_os(const sys::System& system, const kb::Kb& kb, Facts& facts) {
   const sys::HostInfo host = system.host();
   OsFacts& os = facts.os;
   os.family = host.os;
@@ -139,7 +168,7 @@ void probe_os(const sys::System& system, const kb::Kb& /*kb*/, Facts& facts) {
   os.remote_session = host.remote_session;
   os.hostname = host.hostname;
   if (host.os == "windows") {
-    os.name = host.os_name;
+    os.name = windows_product_name(kb, host.os_name, host.os_version);
     os.version = host.os_version;
     os.release = host.os_release;
     os.wsl = false;

@@ -6,6 +6,8 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
+#include "core/windows_paths.hpp"
+#include "report/markdown.hpp"
 #include "report/paint.hpp"
 
 namespace gpuvet::report {
@@ -24,6 +26,29 @@ const char* state_name(explain::FactsUse::State state) {
       break;
   }
   return "none";
+}
+
+// A Windows log, or a Windows machine's facts: the causes' words spell paths as Windows does.
+// The log's own lines are quoted as they are.
+bool about_windows(const explain::FactsUse& facts) {
+  return facts.log_platform == "windows" ||
+         (facts.state == explain::FactsUse::State::used && facts.machine_platform == "windows");
+}
+
+std::string words(const std::string& text, const explain::FactsUse& facts) {
+  return about_windows(facts) ? windows_paths::in_text(text) : text;
+}
+
+std::string state_text(const Cause& c, const kb::Messages& m) {
+  return c.confirmed_by_facts == true    ? m.text("explain.state.confirmed")
+         : c.confirmed_by_facts == false ? m.text("explain.state.contradicted")
+                                         : m.text("explain.state.unchecked");
+}
+
+std::string confidence_text(const Cause& c, const kb::Messages& m) {
+  return m.text("explain.confidence",
+                {{"percent", std::to_string(static_cast<int>(c.confidence * 100 + 0.5))},
+                 {"state", state_text(c, m)}});
 }
 
 nlohmann::ordered_json or_null(const std::string& value) {
@@ -75,15 +100,9 @@ std::string render_explain_text(const std::vector<Cause>& causes, const kb::Mess
   if (causes.empty()) return out + m.text("explain.none") + "\n";
   for (size_t i = 0; i < causes.size(); ++i) {
     const Cause& c = causes[i];
-    const std::string state = c.confirmed_by_facts == true    ? m.text("explain.state.confirmed")
-                              : c.confirmed_by_facts == false ? m.text("explain.state.contradicted")
-                                                              : m.text("explain.state.unchecked");
     out += paint(fmt::format("{}. {}", i + 1, c.id), fmt::emphasis::bold) + "  " +
-           m.text("explain.confidence",
-                  {{"percent", std::to_string(static_cast<int>(c.confidence * 100 + 0.5))},
-                   {"state", state}}) +
-           "\n";
-    out += "   " + c.why + "\n";
+           confidence_text(c, m) + "\n";
+    out += "   " + words(c.why, facts) + "\n";
     for (const auto& e : c.evidence) {
       out += "   " +
              paint(m.text("explain.line", {{"line", std::to_string(e.line)}, {"text", e.text}}),
@@ -91,8 +110,41 @@ std::string render_explain_text(const std::vector<Cause>& causes, const kb::Mess
              "\n";
     }
     for (const auto& f : c.fix)
-      out += "   " + m.text("report.fix", {{"text", f}}) + "\n";
+      out += "   " + m.text("report.fix", {{"text", words(f, facts)}}) + "\n";
     if (i + 1 < causes.size()) out += "\n";
+  }
+  return out;
+}
+
+std::string render_explain_md(const std::vector<Cause>& causes, const kb::Messages& m,
+                              const explain::FactsUse& facts) {
+  std::string out = fmt::format("## {}\n\n", m.text("explain.md.title"));
+  if (facts.state == explain::FactsUse::State::other_machine) {
+    out += "> " +
+           md::line(m.text("explain.facts.other_machine",
+                           {{"log", m.text("explain.platform." + facts.log_platform)},
+                            {"machine", m.text("explain.platform." + facts.machine_platform)}})) +
+           "\n\n";
+  }
+  if (causes.empty()) return out + md::line(m.text("explain.none")) + "\n";
+  for (size_t i = 0; i < causes.size(); ++i) {
+    const Cause& c = causes[i];
+    out += fmt::format("### {}. {} · {}\n\n{}\n\n", i + 1, md::code(c.id), confidence_text(c, m),
+                       md::line(words(c.why, facts)));
+    if (!c.evidence.empty()) {
+      std::vector<std::string> lines;
+      for (const auto& e : c.evidence)
+        lines.push_back(
+            m.text("explain.line", {{"line", std::to_string(e.line)}, {"text", e.text}}));
+      out += fmt::format("**{}{}**\n\n{}\n", m.text("explain.md.log_lines"),
+                         m.text("cli.label.colon"), md::fence("text", lines));
+    }
+    if (!c.fix.empty()) {
+      out += fmt::format("**{}{}**\n\n", m.text("explain.md.fix"), m.text("cli.label.colon"));
+      for (const auto& f : c.fix)
+        out += "- " + md::line(words(f, facts)) + "\n";
+      out += "\n";
+    }
   }
   return out;
 }

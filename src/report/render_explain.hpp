@@ -13,5 +13,9 @@ std::string render_explain_json(const std::vector<explain::Cause>& causes,
 std::string render_explain_text(const std::vector<explain::Cause>& causes,
                                 const kb::Messages& messages, bool color,
                                 const explain::FactsUse& facts = {});
+// For a GitHub issue: a heading per cause, its log lines in a fenced block, its fixes as a list;
+// every label from the catalog.
+std::string render_explain_md(const std::vector<explain::Cause>& causes,
+                              const kb::Messages& messages, const explain::FactsUse& facts = {});
 
 }  // namespace gpuvet::report

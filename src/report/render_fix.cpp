@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/windows_paths.hpp"
 #include "report/paint.hpp"
 
 namespace gpuvet::report {
@@ -19,7 +20,12 @@ json action_json(const fix::Action& a) {
   return j;
 }
 
-std::string target_of(const fix::Action& a) {
+std::string target_of(const fix::Action& a, bool windows) {
+  // A registry value: HKCU\Environment\Path, as regedit shows it.
+  if (windows &&
+      (a.kind == fix::ActionKind::set_registry || a.kind == fix::ActionKind::set_env_persistent)) {
+    return windows_paths::native(a.target) + (a.value_name.empty() ? "" : "\\" + a.value_name);
+  }
   if (!a.value_name.empty()) return a.target + "/" + a.value_name;
   if (a.line) return fmt::format("{}:{}", a.target, *a.line);
   return a.target;
@@ -51,6 +57,11 @@ std::string render_fix_json(const fix::FixPlan& plan) {
 
 std::string render_fix_text(const fix::FixPlan& plan, const kb::Messages& messages, bool color) {
   const Painter paint(color);
+  // A Windows machine's paths as Windows writes them (the System spells them with '/'); the
+  // lines before and after a change are shown byte for byte as they are written.
+  const auto w = [&](const std::string& text) {
+    return plan.windows ? windows_paths::in_text(text) : text;
+  };
   std::string out;
   if (plan.fixes.empty()) {
     out += messages.text("fix.text.none") + "\n";
@@ -59,30 +70,34 @@ std::string render_fix_text(const fix::FixPlan& plan, const kb::Messages& messag
   }
   for (const auto& f : plan.fixes) {
     out += fmt::format("\n  {}  ({})\n", paint(f.id, fmt::emphasis::bold), f.finding);
-    out += "    " + f.summary + "\n";
+    out += "    " + w(f.summary) + "\n";
     if (f.only_by_id) out += "    " + messages.text("fix.text.only_by_id", {{"id", f.id}}) + "\n";
     if (f.needs_admin)
       out += "    " +
              paint(messages.text("fix.text.needs_admin"), fmt::fg(fmt::terminal_color::yellow)) +
              "\n";
     for (const auto& a : f.actions) {
-      out += fmt::format("    {} {}\n", fix::to_string(a.kind), target_of(a));
+      out += fmt::format("    {} {}\n", fix::to_string(a.kind), w(target_of(a, plan.windows)));
+      // A move's before and after are paths; a file's or a value's lines are shown as written.
+      const auto shown = [&](const std::string& text) {
+        return a.kind == fix::ActionKind::move_file ? w(text) : text;
+      };
       if (!a.before.empty())
-        out += "      " + paint("- " + a.before, fmt::fg(fmt::terminal_color::red)) + "\n";
-      out += "      " + paint("+ " + a.after, fmt::fg(fmt::terminal_color::green)) + "\n";
+        out += "      " + paint("- " + shown(a.before), fmt::fg(fmt::terminal_color::red)) + "\n";
+      out += "      " + paint("+ " + shown(a.after), fmt::fg(fmt::terminal_color::green)) + "\n";
     }
   }
   if (!plan.refused.empty()) {
     out += "\n" + paint(messages.text("fix.text.refused_heading"), fmt::emphasis::bold) + "\n";
     for (const auto& r : plan.refused)
-      out += fmt::format("  {} {}: {}\n", r.finding, r.target, r.reason);
+      out += fmt::format("  {} {}: {}\n", r.finding, w(r.target), w(r.reason));
   }
   if (!plan.manual.empty()) {
     out += "\n" + paint(messages.text("fix.text.manual_heading"), fmt::emphasis::bold) + "\n";
     for (const auto& m : plan.manual) {
-      out += fmt::format("  {}: {}\n", m.finding, m.title);
+      out += fmt::format("  {}: {}\n", m.finding, w(m.title));
       for (const auto& step : m.steps)
-        out += "    - " + step + "\n";
+        out += "    - " + w(step) + "\n";
     }
   }
   if (!plan.fixes.empty()) out += "\n" + messages.text("fix.text.how_to_apply") + "\n";

@@ -4,33 +4,16 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/windows_paths.hpp"
+#include "report/markdown.hpp"
 #include "report/report.hpp"
 
 namespace gpuvet::report {
 
 namespace {
 
-// Inside a table cell a '|' ends the cell and a newline ends the row.
-std::string cell(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '|') {
-      out += "\\|";
-    } else if (c == '\n') {
-      out += "<br>";
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
-
-// Inline code that survives backticks inside the text.
-std::string code(const std::string& s) {
-  const std::string fence = s.find('`') == std::string::npos ? "`" : "`` ";
-  const std::string close = fence == "`" ? "`" : " ``";
-  return fence + s + close;
-}
+using md::cell;
+using md::code;
 
 std::string severity_mark(Severity severity) {
   switch (severity) {
@@ -107,6 +90,8 @@ std::string render_md(const Report& report, const kb::Messages& m) {
                                {"warnings", std::to_string(report.summary.warnings)}}),
       m.text(report.summary.gpu_ready ? "report.gpu_ready.yes" : "report.gpu_ready.no"));
 
+  // A Windows machine's paths as Windows writes them; the facts' JSON keeps its documented form.
+  if (report.facts.os.family == "windows") out = windows_paths::in_text(out);
   out += fmt::format(
       "\n<details><summary>{}</summary>\n\n```json\n{}\n```\n</details>\n",
       m.text("report.md.facts"),

@@ -2,10 +2,13 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 
 #include "core/text.hpp"
+#include "core/windows_paths.hpp"
 #include "frameworks/framework.hpp"
+#include "report/markdown.hpp"
 #include "report/paint.hpp"
 
 namespace gpuvet::report {
@@ -25,8 +28,14 @@ std::optional<std::string> origin_or_null(const std::string& origin) {
 ordered option_json(const plan::Option& o) {
   const plan::Build& b = o.build;
   ordered steps = ordered::array();
-  for (const auto& s : o.steps)
-    steps.push_back({{"title", s.title}, {"commands", s.commands}});
+  for (const auto& s : o.steps) {
+    // `commands` in the platform's shell (named by `shell`); on Windows `powershell` has the
+    // same commands for PowerShell, line for line.
+    steps.push_back({{"title", s.title},
+                     {"commands", s.commands},
+                     {"shell", o.platform == "windows" ? "cmd" : "sh"},
+                     {"powershell", s.powershell}});
+  }
   ordered j = {{"platform", o.platform},
                {"framework", b.framework},
                {"framework_version", b.version.empty() ? ordered(nullptr) : ordered(b.version)},
@@ -106,6 +115,45 @@ std::string request_line(const plan::Request& r, const std::string& wish, const 
                  {"gpu", gpu},
                  {"driver", r.driver ? with_origin(*r.driver, r.origins.driver, m) : unknown},
                  {"python", python}});
+}
+
+// A step's lines: notes for the reader (a comment in every shell: "# …", or "rem …" in cmd
+// beside "# …" in PowerShell), then the commands of each shell.
+struct StepLines {
+  std::vector<std::string> notes;
+  std::vector<std::string> commands;    // sh, or cmd on Windows
+  std::vector<std::string> powershell;  // Windows only
+  bool windows = false;
+  bool same = true;  // both of Windows' shells run the same lines
+};
+
+StepLines step_lines(const plan::Step& step) {
+  StepLines out;
+  out.windows = !step.powershell.empty();
+  for (size_t i = 0; i < step.commands.size(); ++i) {
+    const std::string& command = step.commands[i];
+    const std::string powershell = i < step.powershell.size() ? step.powershell[i] : "";
+    if (!out.windows && command.starts_with("# ")) {
+      out.notes.push_back(command.substr(2));
+      continue;
+    }
+    if (out.windows && command.starts_with("rem ") && powershell.starts_with("# ") &&
+        command.substr(4) == powershell.substr(2)) {
+      out.notes.push_back(command.substr(4));
+      continue;
+    }
+    out.commands.push_back(command);
+    if (out.windows) out.powershell.push_back(powershell);
+  }
+  out.same = !out.windows || out.commands == out.powershell;
+  return out;
+}
+
+// Whether what a plan prints is for Windows: its paths are then spelled as Windows does.
+bool for_windows(const plan::Plan& plan) {
+  if (plan.request.os == "windows") return true;
+  return std::any_of(plan.options.begin(), plan.options.end(),
+                     [](const plan::Option& o) { return o.platform == "windows"; });
 }
 
 const char* outcome_name(plan::Outcome outcome) {
@@ -199,11 +247,108 @@ std::string render_plan_text(const plan::Plan& plan, const kb::Messages& m, bool
       out += "     · " + note + "\n";
     for (const auto& step : o.steps) {
       out += "     " + step.title + "\n";
-      for (const auto& command : step.commands)
-        out += "         " + command + "\n";
+      const StepLines lines = step_lines(step);
+      for (const auto& note : lines.notes)
+        out += "         " + paint("# " + note, fmt::emphasis::faint) + "\n";
+      if (lines.same) {
+        for (const auto& command : lines.commands)
+          out += "         " + command + "\n";
+        continue;
+      }
+      const std::string colon = m.text("cli.label.colon");
+      out += "         " + paint(m.text("plan.shell.cmd") + colon, fmt::emphasis::faint) + "\n";
+      for (const auto& command : lines.commands)
+        out += "           " + command + "\n";
+      out +=
+          "         " + paint(m.text("plan.shell.powershell") + colon, fmt::emphasis::faint) + "\n";
+      for (const auto& command : lines.powershell)
+        out += "           " + command + "\n";
     }
   }
-  return out;
+  return for_windows(plan) ? windows_paths::in_text(out) : out;
+}
+
+std::string render_plan_md(const plan::Plan& plan, const kb::Messages& m) {
+  const plan::Request& r = plan.request;
+  const std::string wish =
+      display_name(r.framework) + (r.version ? " " + *r.version : std::string());
+  const std::string colon = m.text("cli.label.colon");
+  // "gpuvet plan: TensorFlow 2.1"; a full-width colon takes no space after it.
+  const std::string title_colon = colon == ":" ? ": " : colon;
+  std::string out =
+      fmt::format("## {}{}{}\n\n**{}{}** {}\n\n", m.text("plan.md.title"), title_colon, wish,
+                  m.text("plan.md.request"), colon, md::line(request_line(r, wish, m)));
+  if (plan.feasible) {
+    std::vector<std::string> unchecked;
+    if (!r.compute_capability) unchecked.push_back(m.text("plan.text.unchecked_gpu"));
+    if (!r.driver) unchecked.push_back(m.text("plan.text.unchecked_driver"));
+    out +=
+        "✔ " +
+        (unchecked.empty()
+             ? m.text("plan.text.feasible", {{"wish", wish}, {"os", r.os}})
+             : m.text("plan.text.feasible_unchecked",
+                      {{"wish", wish}, {"os", r.os}, {"unchecked", text::join(unchecked, ", ")}})) +
+        "\n\n";
+  }
+  if (plan.outcome == plan::Outcome::unverified) {
+    out += "⚠ " + m.text("plan.text.unverified", {{"wish", wish}, {"os", r.os}}) + "\n\n";
+  }
+  if (!plan.blockers.empty()) {
+    out += fmt::format("### {}\n\n", m.text("plan.md.blockers"));
+    for (const auto& b : plan.blockers)
+      out += fmt::format("- ✖ {} ({})\n", md::line(b.why), md::code(b.id));
+    out += "\n";
+  }
+  if (!plan.options.empty()) {
+    out += fmt::format(
+        "### {}\n\n", m.text(plan.outcome != plan::Outcome::infeasible ? "plan.text.options"
+                                                                       : "plan.text.alternatives"));
+  } else if (plan.outcome == plan::Outcome::infeasible) {
+    out += m.text("plan.text.no_alternative") + "\n";
+  }
+  for (size_t i = 0; i < plan.options.size(); ++i) {
+    const plan::Option& o = plan.options[i];
+    out += fmt::format("#### {}. {}\n\n", i + 1, md::line(summary_line(o, m)));
+    if (!o.unknowns.empty()) {
+      out += fmt::format("**{}{}**\n\n", m.text("plan.md.unknowns"), colon);
+      for (const auto& unknown : o.unknowns)
+        out += "- ⚠ " + md::line(unknown) + "\n";
+      out += "\n";
+    }
+    if (!o.notes.empty()) {
+      out += fmt::format("**{}{}**\n\n", m.text("plan.md.notes"), colon);
+      for (const auto& note : o.notes)
+        out += "- " + md::line(note) + "\n";
+      out += "\n";
+    }
+    out += fmt::format("**{}{}**\n\n", m.text("plan.md.steps"), colon);
+    for (size_t n = 0; n < o.steps.size(); ++n) {
+      const plan::Step& step = o.steps[n];
+      const StepLines lines = step_lines(step);
+      out += fmt::format("{}. {}\n", n + 1, md::line(step.title));
+      const std::string indent(fmt::format("{}. ", n + 1).size(), ' ');
+      for (const auto& note : lines.notes)
+        out += "\n" + indent + md::line(note) + "\n";
+      if (lines.commands.empty()) {
+        out += "\n";
+        continue;
+      }
+      if (!lines.windows) {
+        out += "\n" + md::fence("sh", lines.commands, indent) + "\n";
+        continue;
+      }
+      if (lines.same) {
+        out += "\n" + indent + m.text("plan.shell.both") + colon + "\n\n" +
+               md::fence("bat", lines.commands, indent) + "\n";
+        continue;
+      }
+      out += "\n" + indent + m.text("plan.shell.cmd") + colon + "\n\n" +
+             md::fence("bat", lines.commands, indent) + "\n" + indent +
+             m.text("plan.shell.powershell") + colon + "\n\n" +
+             md::fence("powershell", lines.powershell, indent) + "\n";
+    }
+  }
+  return for_windows(plan) ? windows_paths::in_text(out) : out;
 }
 
 }  // namespace gpuvet::report

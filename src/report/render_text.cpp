@@ -7,6 +7,7 @@
 #include "report/paint.hpp"
 
 #include "core/text.hpp"
+#include "core/windows_paths.hpp"
 #include "report/report.hpp"
 
 namespace gpuvet::report {
@@ -151,7 +152,8 @@ std::string render_text(const Report& report, const kb::Messages& m, bool color)
   for (Layer layer : kAllLayers)
     render_layer(out, report, layer, m, paint);
   render_verdict(out, report, m, paint);
-  return out;
+  // A Windows machine's paths as Windows writes them (the System spells them with '/').
+  return report.facts.os.family == "windows" ? windows_paths::in_text(out) : out;
 }
 
 }  // namespace gpuvet::report

@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/windows_paths.hpp"
 #include "report/paint.hpp"
 
 namespace gpuvet::report {
@@ -154,7 +155,8 @@ std::string render_which_text(const WhichReport& report, const kb::Messages& mes
                                                                      : "which.searched_windows";
     out += result_text(report.results[i], messages, paint, searched);
   }
-  return out;
+  // LoadLibrary's search is a Windows machine's: its paths as Windows writes them.
+  return report.windows ? windows_paths::in_text(out) : out;
 }
 
 }  // namespace gpuvet::report

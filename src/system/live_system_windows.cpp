@@ -7,11 +7,13 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cwchar>
 #include <map>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <variant>
 #include <vector>
 
 #include "core/text.hpp"
@@ -50,23 +52,12 @@ std::optional<RTL_OSVERSIONINFOW> true_version() {
   return version;
 }
 
-// Windows 11 still writes "Windows 10 ..." as its ProductName. Microsoft's Windows 11 release
-// information (learn.microsoft.com/windows/release-health/windows11-release-information) lists
-// 22000 as the first Windows 11 build, so from there on the name is corrected.
-constexpr unsigned long kFirstWindows11Build = 22000;
-
-std::string product_name(std::string name, std::optional<unsigned long> build) {
-  constexpr std::string_view kWindows10 = "Windows 10";
-  if (build && *build >= kFirstWindows11Build && name.starts_with(kWindows10)) {
-    name.replace(0, kWindows10.size(), "Windows 11");
-  }
-  return name;
-}
-
-std::optional<unsigned long> parse_build(const std::optional<std::string>& build) {
-  if (!build || build->empty() || !text::is_digits(*build) || build->size() > 9)
-    return std::nullopt;
-  return std::stoul(*build);
+// A DWORD of the registry, as Windows 10 and later write CurrentMajorVersionNumber.
+std::optional<std::int64_t> number_value(const RegistryValues& values, const std::string& name) {
+  const auto it = values.find(name);
+  if (it == values.end()) return std::nullopt;
+  const auto* number = std::get_if<std::int64_t>(&it->second);
+  return number ? std::optional<std::int64_t>(*number) : std::nullopt;
 }
 
 std::optional<std::string> native_arch() {
@@ -112,10 +103,17 @@ void describe_version(HostInfo& h) {
   if (version) {
     h.os_version = fmt::format("{}.{}.{}", version->dwMajorVersion, version->dwMinorVersion,
                                version->dwBuildNumber);
+  } else if (const auto build = string_value(values, "CurrentBuild");
+             build && !build->empty() && text::is_digits(*build)) {
+    // Without RtlGetVersion: the numbers Windows 10 and later keep in the registry.
+    const auto major = number_value(values, "CurrentMajorVersionNumber");
+    const auto minor = number_value(values, "CurrentMinorVersionNumber");
+    if (major && minor) h.os_version = fmt::format("{}.{}.{}", *major, *minor, *build);
   }
-  auto build = parse_build(string_value(values, "CurrentBuild"));
-  if (!build && version) build = version->dwBuildNumber;
-  if (auto name = string_value(values, "ProductName")) h.os_name = product_name(*name, build);
+  // ProductName as Windows wrote it: Windows 11 still writes "Windows 10 ..." there. The os
+  // probe names the release from the build (data/windows_releases.csv), so a snapshot keeps
+  // what the machine said.
+  h.os_name = string_value(values, "ProductName");
   h.os_release = string_value(values, "DisplayVersion");
   if (!h.os_release) h.os_release = string_value(values, "ReleaseId");
 }

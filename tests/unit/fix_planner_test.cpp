@@ -7,6 +7,7 @@
 #include "fix/planner.hpp"
 #include "fix/target_files.hpp"
 #include "pipeline/diagnose.hpp"
+#include "report/render_fix.hpp"
 #include "system/replay_system.hpp"
 #include "test_support.hpp"
 
@@ -147,14 +148,49 @@ TEST(FixPlanner, TheCondaEnvironmentCanPutItsToolkitFirstForItself) {
   ASSERT_NE(hook, nullptr) << described(planned.plan);
   // The saved Path can be reordered: that is the default, the hook is there by name.
   EXPECT_TRUE(hook->only_by_id);
-  ASSERT_EQ(hook->actions.size(), 2u);
+  // cmd's conda activation runs the .bat scripts, PowerShell's the .ps1 ones: both are written.
+  ASSERT_EQ(hook->actions.size(), 4u);
   EXPECT_TRUE(hook->actions[0].target.ends_with("/etc/conda/activate.d/gpuvet-cuda.bat"));
   EXPECT_TRUE(hook->actions[1].target.ends_with("/etc/conda/deactivate.d/gpuvet-cuda.bat"));
+  EXPECT_TRUE(hook->actions[2].target.ends_with("/etc/conda/activate.d/gpuvet-cuda.ps1"));
+  EXPECT_TRUE(hook->actions[3].target.ends_with("/etc/conda/deactivate.d/gpuvet-cuda.ps1"));
   const std::string& script = *hook->actions[0].new_bytes;
   EXPECT_NE(script.find("@set \"PATH=C:\\Program Files\\NVIDIA GPU Computing "
                         "Toolkit\\CUDA\\v10.1\\bin;%PATH%\"\r\n"),
             std::string::npos)
       << script;
+  const std::string& ps1 = *hook->actions[2].new_bytes;
+  EXPECT_TRUE(ps1.starts_with("# gpuvet fix 2026-12-01T10:00:00Z\r\n")) << ps1;
+  EXPECT_NE(ps1.find("$env:GPUVET_SAVED_PATH = $env:Path\r\n"), std::string::npos) << ps1;
+  EXPECT_NE(ps1.find("$env:Path = \"C:\\Program Files\\NVIDIA GPU Computing "
+                     "Toolkit\\CUDA\\v10.1\\bin;\" + $env:Path\r\n"),
+            std::string::npos)
+      << ps1;
+  const std::string& undo_ps1 = *hook->actions[3].new_bytes;
+  EXPECT_NE(undo_ps1.find("$env:Path = $env:GPUVET_SAVED_PATH\r\n"), std::string::npos) << undo_ps1;
+  EXPECT_EQ(ps1.find('%'), std::string::npos) << "no cmd variable in a PowerShell script";
+}
+
+TEST(FixPlanner, TheTextShowsAWindowsMachinesPathsAndRegistryAsWindowsDoes) {
+  TestRegistry registry;
+  registry.values[kUser + "|Path"] = {
+      "REG_SZ",
+      "C:\\Program Files\\NVIDIA GPU Computing Toolkit\\CUDA\\v9.0\\bin;"
+      "C:\\Program Files\\NVIDIA GPU Computing Toolkit\\CUDA\\v10.1\\bin"};
+  const auto planned = plan_scenario("windows10_old_toolkit_first_with_its_cudnn", registry);
+  EXPECT_TRUE(planned.plan.windows);
+  for (const kb::Lang lang : {kb::Lang::en, kb::Lang::zh}) {
+    const std::string text = report::render_fix_text(planned.plan, testing::messages(lang), false);
+    EXPECT_NE(text.find("HKCU\\Environment\\Path"), std::string::npos) << text;
+    EXPECT_NE(text.find("C:\\Users\\zhang\\Miniconda3\\envs\\tf21-gpu\\etc\\conda\\activate.d\\"
+                        "gpuvet-cuda.ps1"),
+              std::string::npos)
+        << text;
+    EXPECT_EQ(text.find("C:/"), std::string::npos) << text;
+  }
+  // JSON keeps the documented '/' form.
+  EXPECT_NE(report::render_fix_json(planned.plan).find("\"target\": \"HKCU/Environment\""),
+            std::string::npos);
 }
 
 TEST(FixPlanner, EntriesInTwoSavedPathsAreLeftToTheUser) {

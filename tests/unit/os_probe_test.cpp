@@ -107,6 +107,39 @@ TEST(OsProbe, WindowsFromTheHostAnswers) {
   EXPECT_FALSE(f.os.memory_integrity);  // not configured: unknown
 }
 
+// Windows 11 keeps Windows 10's ProductName in the registry; from build 22000 on
+// (data/windows_releases.csv, Microsoft's Windows 11 release information) it is Windows 11.
+std::optional<std::string> windows_name(const std::string& product, const std::string& version) {
+  return probe(
+             testing::windows_snapshot({{"host", {{"os_name", product}, {"os_version", version}}}}))
+      .os.name;
+}
+
+TEST(OsProbe, Windows11IsNamedFromItsBuildNotItsProductName) {
+  EXPECT_EQ(windows_name("Windows 10 Pro", "10.0.22000"), "Windows 11 Pro");
+  EXPECT_EQ(windows_name("Windows 10 Pro", "10.0.22631"), "Windows 11 Pro");
+  EXPECT_EQ(windows_name("Windows 10 Enterprise", "10.0.26100"), "Windows 11 Enterprise");
+  EXPECT_EQ(windows_name("Windows 10 Home", "10.0.19045"), "Windows 10 Home");
+  EXPECT_EQ(windows_name("Windows 10 Pro", "10.0.21999"), "Windows 10 Pro");
+  // A name Windows spells right, a server and an unreadable build stay as they are.
+  EXPECT_EQ(windows_name("Windows 11 Pro", "10.0.22631"), "Windows 11 Pro");
+  EXPECT_EQ(windows_name("Windows Server 2022 Datacenter", "10.0.20348"),
+            "Windows Server 2022 Datacenter");
+  EXPECT_EQ(windows_name("Windows Server 2025 Standard", "10.0.26100"),
+            "Windows Server 2025 Standard");
+  EXPECT_EQ(windows_name("Windows 10 Pro", "10.0"), "Windows 10 Pro");
+  EXPECT_EQ(windows_name("Windows 10 Pro", "10.0.x"), "Windows 10 Pro");
+}
+
+TEST(OsProbe, TheWindows11ThresholdComesFromTheKnowledgeBaseWithItsSource) {
+  const auto& t = testing::kb_table("windows_releases");
+  ASSERT_EQ(t.size(), 1u);
+  EXPECT_EQ(t.cell(0, "registry_name"), "Windows 10");
+  EXPECT_EQ(t.cell(0, "first_build"), "22000");
+  EXPECT_EQ(t.cell(0, "product_name"), "Windows 11");
+  EXPECT_TRUE(t.cell(0, "source").starts_with("https://learn.microsoft.com/"));
+}
+
 TEST(OsProbe, WindowsTdrDelayFromTheRegistryOrItsDefault) {
   const std::string key = "HKLM/SYSTEM/CurrentControlSet/Control/GraphicsDrivers";
   EXPECT_EQ(
