@@ -16,8 +16,12 @@ for option in "$@"; do
     # chromium: the bench and fleet HTML tests open the pages in it, headless; slurm-wlm and
     # munge: the fleet test starts a single-node cluster; python3-yaml: the Kubernetes manifest
     # test reads the manifest; zsh, fish and groff-base: the completion scripts are loaded in
-    # the real shells and the man page is checked by groff.
-    --tests) packages+=(chromium slurm-wlm munge python3 python3-yaml zsh fish groff-base) ;;
+    # the real shells and the man page is checked by groff. scripts/test-packages.sh:
+    # python3-pip and python3-venv build the wheel and install it; dpkg-dev gives cpack's .deb
+    # its dependencies (dpkg-shlibdeps); binutils (objdump) reads the binary's glibc needs; unzip
+    # opens the Windows .zip.
+    --tests) packages+=(chromium slurm-wlm munge python3 python3-yaml zsh fish groff-base
+                        python3-pip python3-venv dpkg-dev binutils unzip) ;;
     # The cross compilers (posix threads), Wine to run the tests, zlib for MinGW, GoogleTest's
     # sources, and what scripts/windows-deps.sh needs to build RE2 from Debian's source package.
     --windows) packages+=(g++-mingw-w64-x86-64-posix wine64 wine libz-mingw-w64-dev googletest
