@@ -178,12 +178,15 @@ int run_node(const FleetOptions& options) {
   std::string nodelist = env_text("SLURM_JOB_NODELIST");
   if (nodelist.empty()) nodelist = env_text("SLURM_STEP_NODELIST");
   if (nodelist.empty()) nodelist = node;
-  for (const std::string& line :
+  // A line per write: a wire line is shorter than PIPE_BUF, so where several nodes share one
+  // pipe or file (srun without --label, a launcher that merges outputs) no line is ever cut by
+  // another's. stdio alone would write at its buffer's boundaries, in the middle of lines.
+  for (std::string line :
        fleet::node_answer(*self, std::chrono::seconds(options.timeout_s), node, nodelist)) {
+    line += '\n';
     std::fwrite(line.data(), 1, line.size(), stdout);
-    std::fputc('\n', stdout);
+    std::fflush(stdout);
   }
-  std::fflush(stdout);
   // The copy srun --bcast staged for this run, and only such a copy: never an installed gpuvet.
   if (options.remove_self &&
       paths::from_fs(paths::to_fs(*self).filename()).starts_with("gpuvet-fleet-")) {
