@@ -48,13 +48,15 @@ TEST(CliConventions, TyposGetTheNearestNameAndExitTwo) {
   const struct {
     const char* args;
     const char* suggestion;
-  } cases[] = {{"chek", "did you mean check?"},
-               {"paln torch", "did you mean plan?"},
-               {"help explian", "did you mean explain?"},
-               {"fleet reprot d", nullptr},
-               {"check --jsn", "did you mean --json?"},
-               {"plan torch --pyhton 3.11", "did you mean --python?"},
-               {"frobnicate", nullptr}};
+  } cases[] = {
+      {"chek", "did you mean check?"},
+      {"paln torch", "did you mean plan?"},
+      {"help explian", "did you mean explain?"},
+      {"fleet reprot d", nullptr},
+      {"check --jsn", "did you mean --json?"},
+      {"fleet report --jsn d", "gpuvet fleet report has no option --jsn; did you mean --json?"},
+      {"plan torch --pyhton 3.11", "did you mean --python?"},
+      {"frobnicate", nullptr}};
   for (const auto& c : cases) {
     const Outcome run = run_gpuvet(c.args);
     EXPECT_EQ(run.status, 2) << c.args;

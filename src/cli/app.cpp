@@ -102,23 +102,9 @@ std::optional<std::string> unknown_verb_error(const CLI::App& app,
   return m.text("cli.unknown_verb", {{"verb", args[0]}, {"command", "gpuvet"}});
 }
 
-// The deepest verb the parser entered: where an unexpected option was given.
-const CLI::App* deepest_parsed(const CLI::App& app) {
-  const CLI::App* deepest = &app;
-  for (bool deeper = true; deeper;) {
-    deeper = false;
-    for (const CLI::App* sub : deepest->get_subcommands()) {
-      deepest = sub;
-      deeper = true;
-      break;
-    }
-  }
-  return deepest;
-}
-
 // "--jsn" given to check: "did you mean --json?"; nullopt when no option is near.
 std::optional<std::string> unknown_option_error(const CLI::App& app, const kb::Messages& m) {
-  const CLI::App* verb = deepest_parsed(app);
+  const CLI::App* verb = &deepest_parsed(app);  // where the unexpected option was given
   std::vector<std::string> names;
   for (const CLI::Option* option : verb->get_options()) {
     if (option->get_group().empty()) continue;
@@ -129,9 +115,9 @@ std::optional<std::string> unknown_option_error(const CLI::App& app, const kb::M
     if (!extra.starts_with("--")) continue;
     const std::string typed = extra.substr(0, extra.find('='));
     if (const auto nearest = nearest_name(typed, names)) {
-      const std::string command = verb == &app ? "gpuvet" : "gpuvet " + verb->get_name();
-      return m.text("cli.unknown_option.did_you_mean",
-                    {{"option", typed}, {"command", command}, {"suggestion", *nearest}});
+      return m.text(
+          "cli.unknown_option.did_you_mean",
+          {{"option", typed}, {"command", command_words(*verb)}, {"suggestion", *nearest}});
     }
   }
   return std::nullopt;

@@ -100,10 +100,7 @@ int run_snapshot(const std::string& output) {
 VerbRun declare_check(CLI::App& command) {
   auto options = std::make_shared<CheckOptions>();
   command.add_option("--snapshot", options->snapshot)->type_name("FILE");
-  command.add_option("--format", options->format)
-      ->check(CLI::IsMember({"text", "json", "md"}))
-      ->option_text("text|json|md");
-  command.add_flag("--json", options->json);
+  add_format_options(command, options->format, options->json);
   add_common_options(command, options->common);
   command.add_flag("--verify", options->verify);
   command.add_flag("--strict", options->strict);

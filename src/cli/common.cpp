@@ -108,6 +108,13 @@ void add_common_options(CLI::App& command, CommonOptions& options) {
   command.add_flag("--no-color", options.no_color);
 }
 
+void add_format_options(CLI::App& command, std::string& format, bool& json) {
+  command.add_option("--format", format)
+      ->check(CLI::IsMember({"text", "json", "md"}))
+      ->option_text("text|json|md");
+  command.add_flag("--json", json);
+}
+
 Result<kb::Kb> load_kb(const std::string& directory) {
   auto kb = kb::Kb::embedded();
   if (!kb || directory.empty()) return kb;

@@ -56,6 +56,8 @@ struct CommonOptions {
   bool no_color = false;
 };
 void add_common_options(CLI::App& command, CommonOptions& options);
+// --format text|json|md and --json (the same as --format json), as every verb with formats takes.
+void add_format_options(CLI::App& command, std::string& format, bool& json);
 
 // The knowledge base (embedded, or overlaid with --kb DIR), its catalog in the language asked
 // for, and whether to colour.

@@ -114,10 +114,7 @@ VerbRun declare_explain(CLI::App& command) {
   command.add_option("--text", args.text)->type_name("MESSAGE");
   command.add_option("--snapshot", args.snapshot)->type_name("FILE");
   command.add_flag("--no-facts", args.no_facts);
-  command.add_option("--format", options->format)
-      ->check(CLI::IsMember({"text", "json", "md"}))
-      ->option_text("text|json|md");
-  command.add_flag("--json", args.json);
+  add_format_options(command, options->format, args.json);
   add_common_options(command, options->common);
   command.add_flag("--export-patterns", options->export_patterns)->group("");
   return [options, &command] { return run_explain_verb(*options, command); };

@@ -222,10 +222,7 @@ VerbRun declare_fleet(CLI::App& command) {
 
   CLI::App* report = command.add_subcommand("report");
   report->add_option("DIR", options->dir)->required()->type_name("");  // its name says it
-  report->add_option("--format", options->format)
-      ->check(CLI::IsMember({"text", "json", "md"}))
-      ->option_text("text|json|md");
-  report->add_flag("--json", options->json);
+  add_format_options(*report, options->format, options->json);
   report->add_option("--html", options->html)->type_name("FILE");
   report->add_option("--threads", options->threads)->check(CLI::Range(1, 256))->option_text("N");
   add_common_options(*report, options->common);

@@ -34,24 +34,6 @@ std::vector<const CLI::App*> subcommands_of(const CLI::App& app) {
   return app.get_subcommands([](const CLI::App*) { return true; });
 }
 
-// "gpuvet fleet report", as the user typed it.
-std::string command_words(const CLI::App& command) {
-  const std::string path = command_path(command);
-  std::string words = "gpuvet";
-  for (char c : path)
-    words += c == '.' ? ' ' : c;
-  if (!path.empty()) words.insert(6, " ");
-  return words;
-}
-
-// The verb the parser was in when it stopped.
-const CLI::App& deepest_parsed(const CLI::App& app) {
-  const CLI::App* deepest = &app;
-  while (!deepest->get_subcommands().empty())
-    deepest = deepest->get_subcommands().front();
-  return *deepest;
-}
-
 const CLI::Option* option_named(const CLI::App& command, const std::string& name) {
   for (const CLI::App* at = &command; at; at = at->get_parent()) {
     for (const CLI::Option* option : at->get_options()) {
@@ -87,6 +69,22 @@ void replace_all(std::string& text, const std::string& from, const std::string& 
 }
 
 }  // namespace
+
+std::string command_words(const CLI::App& command) {
+  const std::string path = command_path(command);
+  std::string words = "gpuvet";
+  for (char c : path)
+    words += c == '.' ? ' ' : c;
+  if (!path.empty()) words.insert(6, " ");
+  return words;
+}
+
+const CLI::App& deepest_parsed(const CLI::App& app) {
+  const CLI::App* deepest = &app;
+  while (!deepest->get_subcommands().empty())
+    deepest = deepest->get_subcommands().front();
+  return *deepest;
+}
 
 std::string help_text(const CLI::App& command, const kb::Messages& m) {
   std::string text = command.get_formatter()->make_help(&command, command_words(command),

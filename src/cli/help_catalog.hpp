@@ -26,6 +26,10 @@ void describe_from_catalog(CLI::App& app, const kb::Messages& messages);
 // The --help of `command` (the program, a verb or a sub-verb) in the catalog's words and
 // punctuation.
 std::string help_text(const CLI::App& command, const kb::Messages& messages);
+// "gpuvet fleet report": a verb as the user types it.
+std::string command_words(const CLI::App& command);
+// The verb (or sub-verb) the parser was in when it stopped.
+const CLI::App& deepest_parsed(const CLI::App& app);
 // The --help of the verb the parser stopped in.
 std::string help_of_parsed(const CLI::App& app, const kb::Messages& messages);
 

@@ -153,10 +153,7 @@ VerbRun declare_plan(CLI::App& command) {
   command.add_option("--snapshot", args.snapshot)->type_name("FILE");
   command.add_option("--write", args.write_dir)->type_name("DIR");
   command.add_flag("--force", args.force);
-  command.add_option("--format", options->format)
-      ->check(CLI::IsMember({"text", "json", "md"}))
-      ->option_text("text|json|md");
-  command.add_flag("--json", args.json);
+  add_format_options(command, options->format, args.json);
   add_common_options(command, options->common);
   return [options] { return run_plan_verb(*options); };
 }
