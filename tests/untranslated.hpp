@@ -2,8 +2,10 @@
 // Finds English sentences left in Chinese output: runs of three or more English words once
 // what is rightly English is taken out (product names, paths, options, versions and ids,
 // quoted text from logs, URLs, and commands to type).
+#include <algorithm>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace gpuvet::testing {
@@ -177,6 +179,56 @@ inline std::vector<std::string> untranslated_sentences(std::string_view text) {
     line_start = line_end + 1;
   }
   return found;
+}
+
+// What a reader of an HTML page sees: the text between tags and the titles and labels shown on
+// hover, a line each; styles and scripts left out, entities decoded.
+inline std::string visible_text_of_html(std::string_view html) {
+  std::string out;
+  size_t i = 0;
+  auto skip_element = [&](std::string_view open, std::string_view close) {
+    if (html.substr(i).starts_with(open)) {
+      const size_t end = html.find(close, i);
+      i = end == std::string_view::npos ? html.size() : end + close.size();
+      return true;
+    }
+    return false;
+  };
+  while (i < html.size()) {
+    if (skip_element("<style", "</style>") || skip_element("<script", "</script>")) continue;
+    if (html[i] == '<') {
+      const size_t end = std::min(html.find('>', i), html.size());
+      const std::string_view tag = html.substr(i, end - i);
+      for (std::string_view attribute : {"title=\"", "aria-label=\""}) {
+        const size_t at = tag.find(attribute);
+        if (at == std::string_view::npos) continue;
+        const size_t from = at + attribute.size();
+        out += "\n" + std::string(tag.substr(from, tag.find('"', from) - from)) + "\n";
+      }
+      out += '\n';
+      i = end + 1;
+      continue;
+    }
+    out += html[i++];
+  }
+  std::string decoded;
+  for (size_t j = 0; j < out.size(); ++j) {
+    bool replaced = false;
+    for (const auto& [entity, text] : {std::pair<std::string_view, std::string_view>{"&amp;", "&"},
+                                       {"&lt;", "<"},
+                                       {"&gt;", ">"},
+                                       {"&quot;", "\""},
+                                       {"&#39;", "'"}}) {
+      if (std::string_view(out).substr(j).starts_with(entity)) {
+        decoded += text;
+        j += entity.size() - 1;
+        replaced = true;
+        break;
+      }
+    }
+    if (!replaced) decoded += out[j];
+  }
+  return decoded;
 }
 
 }  // namespace gpuvet::testing

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "core/result.hpp"
+
 namespace gpuvet::bench {
 
 // What deviceQuery prints, as far as the driver and NVML tell.
@@ -44,6 +46,8 @@ struct Result {
   bool ok = false;
   bool ran = true;  // false: never started (nothing to run it on, or the run stopped before it)
   std::string detail;
+  // `detail` in the catalogs' words: its key and arguments (an Error is what carries them).
+  Error detail_words;
   std::vector<Point> series;  // bandwidth against transfer size, when swept
 };
 
@@ -53,6 +57,8 @@ struct Report {
   // Why nothing ran at all (no driver, no GPU): the finding id and its words.
   std::optional<std::string> failure_id;
   std::optional<std::string> failure;
+  // `failure` in the catalogs' words.
+  Error failure_words;
   // What to do about it: the fix of check's first cause on this machine, where one was found.
   std::vector<std::string> failure_fix;
   // The run's own words when check's cause replaced them ("libcuda.so.1 cannot be loaded").

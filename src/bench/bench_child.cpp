@@ -12,6 +12,7 @@
 #include "bench/bench_json.hpp"
 #include "bench/measure.hpp"
 #include "gpu/library_names.hpp"
+#include "kb/messages.hpp"
 
 namespace gpuvet::bench {
 
@@ -35,8 +36,8 @@ void emit(const char* tag, const json& value) {
   std::fflush(stdout);
 }
 
-void emit_failure(const std::string& id, const std::string& why) {
-  emit("failure", json{{"id", id}, {"why", why}});
+void emit_failure(const std::string& id, const Error& why) {
+  emit("failure", json{{"id", id}, {"why", why.message}, {"words", words_to_json(why)}});
 }
 
 }  // namespace
@@ -57,6 +58,7 @@ void progress(const std::string& what) {
 
 void emit_result(const Result& r) {
   json j = {{"name", r.name}, {"unit", r.unit}, {"ok", r.ok}, {"detail", r.detail}};
+  if (!r.detail_words.key.empty()) j["detail_words"] = words_to_json(r.detail_words);
   j["value"] = r.value ? json(*r.value) : json(nullptr);
   json series = json::array();
   for (const auto& p : r.series)
@@ -66,13 +68,26 @@ void emit_result(const Result& r) {
   progress(r.name + (r.ok ? " done" : " could not run"));
 }
 
-Result failed(const std::string& name, const std::string& unit, const std::string& why) {
+Result failed(const std::string& name, const std::string& unit, const Error& why) {
   Result r;
   r.name = name;
   r.unit = unit;
   r.ok = false;
-  r.detail = why;
+  describe(r, why);
   return r;
+}
+
+Result failed(const std::string& name, const std::string& unit, const std::string& why) {
+  return failed(name, unit, words("bench.detail.call_failed", {{"reason", why}}));
+}
+
+void describe(Result& r, const Error& words) {
+  r.detail = words.message;
+  r.detail_words = words;
+}
+
+Error words(std::string_view key, const std::vector<std::pair<std::string, std::string>>& args) {
+  return kb::catalog_error(key, args);
 }
 
 Loaded open_first(const std::vector<std::string>& names) {
@@ -236,41 +251,42 @@ void run_bench_child(const ChildOptions& options) {
   stage("dlopen " + driver);
   auto lib = DynamicLibrary::open(driver);
   if (!lib) {
-    emit_failure("driver.missing", fmt::format("no NVIDIA driver: {} cannot be loaded ({})", driver,
-                                               lib.error().message));
+    emit_failure("driver.missing", words("bench.failure.no_driver",
+                                         {{"library", driver}, {"reason", lib.error().message}}));
     return;
   }
   const CudaApi cu = CudaApi::bind(*lib);
   if (!cu.missing.empty()) {
     emit_failure("driver.too_old",
-                 fmt::format("{} lacks {}", lib->path().value_or(driver), cu.missing.front()));
+                 words("bench.failure.driver_lacks", {{"library", lib->path().value_or(driver)},
+                                                      {"function", cu.missing.front()}}));
     return;
   }
   stage("cuInit");
   const int init = cu.cuInit(0);
   if (init == gpu::kCuErrorStubLibrary) {
     emit_failure("driver.missing",
-                 fmt::format("{} is the CUDA toolkit's stub library, not a driver (cuInit: "
-                             "CUDA_ERROR_STUB_LIBRARY)",
-                             lib->path().value_or(driver)));
+                 words("bench.failure.stub_library", {{"library", lib->path().value_or(driver)}}));
     return;
   }
   if (init == gpu::kCuErrorNoDevice) {
-    emit_failure("gpu.none", "the driver sees no CUDA-capable GPU (cuInit: CUDA_ERROR_NO_DEVICE)");
+    emit_failure("gpu.none", words("bench.failure.no_device_at_init"));
     return;
   }
   if (init != 0) {
-    emit_failure("device.busy_or_init_failed", fmt::format("cuInit: CUresult {}", init));
+    emit_failure("device.busy_or_init_failed",
+                 words("bench.failure.init_failed", {{"status", std::to_string(init)}}));
     return;
   }
   int count = 0;
   if (cu.cuDeviceGetCount(&count) != 0 || count < 1) {
-    emit_failure("gpu.none", "the driver sees no CUDA-capable GPU");
+    emit_failure("gpu.none", words("bench.failure.no_device"));
     return;
   }
   int device = 0;
   if (cu.cuDeviceGet(&device, 0) != 0) {
-    emit_failure("device.busy_or_init_failed", "cuDeviceGet 0 failed");
+    emit_failure("device.busy_or_init_failed",
+                 words("bench.failure.call_failed", {{"reason", "cuDeviceGet 0"}}));
     return;
   }
   stage("device query");
@@ -278,7 +294,8 @@ void run_bench_child(const ChildOptions& options) {
   emit("device", device_to_json(info));
   Gpu g(cu, device);
   if (auto opened = g.open(); !opened) {
-    emit_failure("device.busy_or_init_failed", opened.error().message);
+    emit_failure("device.busy_or_init_failed",
+                 words("bench.failure.call_failed", {{"reason", opened.error().message}}));
     return;
   }
   emit_result(measure_kernel_launch(g));

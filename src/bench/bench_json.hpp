@@ -33,5 +33,11 @@ nlohmann::ordered_json device_to_json(const DeviceInfo& device);
 // printed garbage tells nothing about the device).
 std::optional<DeviceInfo> device_from_json(const nlohmann::json& j);
 
+// Words in the catalog's terms over the child's pipe: {"key", "args": {name: value}, "context":
+// [{"key", "args"}, ...]}. Reading keeps `english` as the message; a malformed value gives an
+// Error with `english` alone.
+nlohmann::json words_to_json(const Error& words);
+Error words_from_json(const nlohmann::json& j, std::string english);
+
 }  // namespace bench
 }  // namespace gpuvet

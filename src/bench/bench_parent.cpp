@@ -8,6 +8,7 @@
 #include "bench/bench_json.hpp"
 #include "bench/measure.hpp"
 #include "core/text.hpp"
+#include "kb/messages.hpp"
 #include "kb/queries.hpp"
 
 namespace gpuvet::bench {
@@ -28,6 +29,7 @@ Result result_from(const json& j) {
   r.unit = j.value("unit", "");
   r.ok = j.value("ok", false);
   r.detail = j.value("detail", "");
+  r.detail_words = words_from_json(j.value("detail_words", json()), r.detail);
   r.value = optional_field<double>(j, "value");
   if (j.contains("series") && j["series"].is_array()) {
     for (const auto& p : j["series"]) {
@@ -38,18 +40,19 @@ Result result_from(const json& j) {
   return r;
 }
 
-std::string how_it_ended(const platform::ChildOutcome& outcome) {
+Error how_it_ended(const platform::ChildOutcome& outcome) {
   switch (outcome.kind) {
     case platform::ChildOutcome::Kind::signalled:
-      return "crashed (" + outcome.detail + ")";
+      return kb::catalog_error("bench.child.crashed", {{"reason", outcome.detail}});
     case platform::ChildOutcome::Kind::timed_out:
-      return "did not finish in time";
+      return kb::catalog_error("bench.child.timed_out");
     case platform::ChildOutcome::Kind::failed_to_start:
-      return "could not start (" + outcome.detail + ")";
+      return kb::catalog_error("bench.child.did_not_start", {{"reason", outcome.detail}});
     case platform::ChildOutcome::Kind::exited:
-      return fmt::format("exited with status {}", outcome.exit_code);
+      return kb::catalog_error("bench.child.exited",
+                               {{"status", std::to_string(outcome.exit_code)}});
   }
-  return "ended";
+  return kb::catalog_error("bench.child.ended");
 }
 
 std::string unit_of(const std::string& name) {
@@ -149,13 +152,17 @@ Report parse_child_output(const platform::ChildOutcome& outcome, Mode mode) {
     } else if (auto f = payload("@failure ")) {
       report.failure_id = f->value("id", "other");
       report.failure = f->value("why", "");
+      report.failure_words = words_from_json(f->value("words", json()), *report.failure);
     }
   }
   const bool finished = last_stage == "done" || report.failure.has_value();
   if (!finished) {
     report.failure_id = "device.busy_or_init_failed";
-    report.failure = fmt::format("the benchmark child {} during: {}", how_it_ended(outcome),
-                                 last_stage.empty() ? "start-up" : last_stage);
+    report.failure_words = last_stage.empty()
+                               ? kb::within(how_it_ended(outcome), "bench.child.ended_at_start")
+                               : kb::within(how_it_ended(outcome), "bench.child.ended_during",
+                                            {{"stage", last_stage}});
+    report.failure = report.failure_words.message;
   }
   for (const auto& name : contract_names(mode)) {
     const bool present = std::any_of(report.results.begin(), report.results.end(),
@@ -165,7 +172,10 @@ Report parse_child_output(const platform::ChildOutcome& outcome, Mode mode) {
     missing.name = name;
     missing.unit = unit_of(name);
     missing.ran = false;
-    missing.detail = report.failure ? "did not run: " + *report.failure : "did not run";
+    missing.detail_words =
+        report.failure ? kb::within(report.failure_words, "bench.detail.did_not_run_because")
+                       : kb::catalog_error("bench.html.did_not_run");
+    missing.detail = missing.detail_words.message;
     report.results.push_back(std::move(missing));
   }
   return report;
@@ -176,22 +186,26 @@ void attach_peaks(Report& report, const kb::Kb& kb) {
   const DeviceInfo& d = *report.device;
   const auto row = peaks_row(kb, d.name);
   std::optional<double> memory = row ? number(*row, "memory_bandwidth_gbs") : std::nullopt;
-  std::string memory_source = row ? "data/gpu_peaks.csv (" + row->get("name") + ")" : "";
+  // Where each peak comes from, said after the result's own detail.
+  using PeakSource = std::pair<std::string, kb::MessageArgs>;
+  PeakSource memory_source;
+  if (row) memory_source = {"bench.detail.peak_from_table", {{"gpu", row->get("name")}}};
   if (!memory && d.memory_clock_mhz && d.memory_bus_width && *d.memory_clock_mhz > 0) {
     memory = memory_bandwidth_from_clocks(*d.memory_clock_mhz, *d.memory_bus_width);
-    memory_source = "the memory clock and bus width";
+    memory_source = {"bench.detail.peak_from_clocks", {}};
   }
   const auto link = pcie_peak(kb, d);
   for (auto& r : report.results) {
     std::optional<double> peak;
-    std::string from;
+    PeakSource from;
     if (r.name == "d2d_copy" || r.name == "stream_triad") {
       peak = memory;
       from = memory_source;
     } else if (r.name.starts_with("h2d_") || r.name.starts_with("d2h_")) {
       peak = link;
-      from =
-          fmt::format("PCIe gen {} x{}", d.pcie_generation.value_or(0), d.pcie_width.value_or(0));
+      from = {"bench.detail.peak_from_link",
+              {{"generation", std::to_string(d.pcie_generation.value_or(0))},
+               {"width", std::to_string(d.pcie_width.value_or(0))}}};
     } else if (row && (r.name == "gemm_fp32" || r.name == "cudnn_conv_fwd")) {
       peak = number(*row, "fp32_tflops");
     } else if (row && r.name == "gemm_tf32") {
@@ -204,7 +218,19 @@ void attach_peaks(Report& report, const kb::Kb& kb) {
     if (!peak) continue;
     r.peak = peak;
     r.fraction_of_peak = fraction_of(r.value, peak);
-    if (!from.empty()) r.detail += "; peak from " + from;
+    if (!from.first.empty()) {
+      r.detail_words = kb::within(r.detail_words, from.first, from.second);
+      r.detail = r.detail_words.message;
+    }
+  }
+}
+
+void put_in_words(Report& report, const kb::Messages& messages) {
+  if (report.failure && !report.failure_words.key.empty())
+    report.failure = kb::render_error(report.failure_words, messages);
+  for (Result& r : report.results) {
+    if (!r.detail_words.key.empty() || !r.detail_words.context.empty())
+      r.detail = kb::render_error(r.detail_words, messages);
   }
 }
 

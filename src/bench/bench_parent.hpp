@@ -9,6 +9,7 @@
 #include "bench/bench.hpp"
 #include "bench/bench_child.hpp"
 #include "kb/kb.hpp"
+#include "kb/messages.hpp"
 #include "platform/child_process.hpp"
 
 namespace gpuvet::bench {
@@ -31,6 +32,8 @@ Report parse_child_output(const platform::ChildOutcome& outcome, Mode mode);
 // Peaks and fractions: GEMM and memory bandwidth from data/gpu_peaks.csv (memory bandwidth from
 // the clocks when the GPU is not there), host<->device from the PCIe link and data/pcie_links.csv.
 void attach_peaks(Report& report, const kb::Kb& kb);
+// The failure and every detail in the catalog's language (the child speaks keys and English).
+void put_in_words(Report& report, const kb::Messages& messages);
 // verify passes when the kernel ran right and the data crossed the bus intact.
 bool verify_passed(const Report& report);
 

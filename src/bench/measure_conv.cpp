@@ -110,12 +110,16 @@ Result convolution_result(const Layer& l, double ms, double got, double want,
   result.value = convolution_flops(l.batch, l.channels, l.filters, l.r, l.s, l.oh, l.ow) /
                  (ms / 1000.0) / 1e12;
   result.ok = std::fabs(got - want) <= 1e-4 * (1.0 + std::fabs(want));
-  result.detail = fmt::format(
-      "FP32 NCHW {}x{}x{}x{} * {} filters {}x{}, padding 1, implicit precomputed GEMM, through {}; "
-      "{}",
-      l.batch, l.channels, l.height, l.width, l.filters, l.r, l.s, library,
-      result.ok ? "an output checked on the host"
-                : fmt::format("y = {} but the host says {}", got, want));
+  const ErrorArgs args = {
+      {"input", fmt::format("{}x{}x{}x{}", l.batch, l.channels, l.height, l.width)},
+      {"filters", std::to_string(l.filters)},
+      {"filter", fmt::format("{}x{}", l.r, l.s)},
+      {"library", library}};
+  const Error check =
+      result.ok ? words("bench.detail.conv_checked")
+                : words("bench.detail.conv_wrong",
+                        {{"got", fmt::format("{}", got)}, {"want", fmt::format("{}", want)}});
+  child::describe(result, kb::within(check, "bench.detail.conv", args));
   return result;
 }
 
@@ -134,7 +138,7 @@ void forward(Gpu& g, Cudnn& dnn, const Layer& layer, Mode mode) {
   DeviceMemory dx(cu, x_count * 4), dw(cu, w_count * 4), dy(cu, y_count * 4),
       dwork(cu, std::max<std::size_t>(layer.workspace_bytes, 256));
   if (!dx || !dw || !dy || !dwork) {
-    emit_result(failed("cudnn_conv_fwd", "TFLOP/s", "not enough device memory"));
+    emit_result(failed("cudnn_conv_fwd", "TFLOP/s", words("bench.detail.no_device_memory")));
     return dnn.destroy();
   }
   cu.cuMemcpyHtoD_v2(dx.get(), x.data(), x_count * 4);
@@ -174,7 +178,9 @@ void measure_convolution(Gpu& g, Mode mode, const std::vector<std::string>& extr
   names.insert(names.end(), extra.begin(), extra.end());
   Loaded lib = open_first(names);
   if (!lib.library) {
-    emit_result(failed("cudnn_conv_fwd", "TFLOP/s", "cuDNN not found (tried " + lib.tried + ")"));
+    emit_result(
+        failed("cudnn_conv_fwd", "TFLOP/s",
+               words("bench.detail.not_found", {{"library", "cuDNN"}, {"tried", lib.tried}})));
     return;
   }
   const CudnnApi api = CudnnApi::bind(*lib.library);

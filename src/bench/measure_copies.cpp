@@ -59,7 +59,7 @@ std::optional<Buffers> allocate(const CudaApi& cu, std::size_t wanted) {
 
 Result copy_sweep(Gpu& g, Buffers& buf, const std::string& name, bool quick,
                   const std::function<int(std::size_t)>& copy, double bytes_factor,
-                  const std::string& what) {
+                  const Error& what) {
   Result r;
   r.name = name;
   r.unit = "GB/s";
@@ -72,8 +72,8 @@ Result copy_sweep(Gpu& g, Buffers& buf, const std::string& name, bool quick,
   }
   r.value = r.series.empty() ? std::nullopt : std::optional<double>(r.series.back().y);
   r.ok = r.value.has_value();
-  r.detail = fmt::format("{}; median of timed runs (CUDA events) after two warm-ups, {} to {}",
-                         what, "4 KiB", fmt::format("{} MiB", buf.bytes >> 20));
+  describe(r, kb::within(what, "bench.detail.copy_sweep",
+                         {{"from", "4 KiB"}, {"to", fmt::format("{} MiB", buf.bytes >> 20)}}));
   return r;
 }
 
@@ -110,7 +110,7 @@ Result triad(Gpu& g, Buffers& buf, bool quick) {
   const CudaApi& cu = g.cu();
   CUhandle function = nullptr;
   if (!g.module() || cu.cuModuleGetFunction(&function, g.module(), kTriadKernel) != 0) {
-    return failed("stream_triad", "GB/s", "the kernels did not load (see kernel_launch)");
+    return failed("stream_triad", "GB/s", words("bench.detail.kernels_not_loaded"));
   }
   unsigned n = static_cast<unsigned>(std::min<std::size_t>(buf.bytes / sizeof(float), 1u << 30));
   auto* floats = reinterpret_cast<float*>(buf.pinned->get());
@@ -140,7 +140,8 @@ Result triad(Gpu& g, Buffers& buf, bool quick) {
   for (unsigned i = 0; i < n; i += 4099) {
     if (floats[i] != 7.0f) {
       return failed("stream_triad", "GB/s",
-                    fmt::format("a[{}] = {} after the triad (expected 7)", i, floats[i]));
+                    words("bench.detail.triad_wrong",
+                          {{"index", std::to_string(i)}, {"value", fmt::format("{}", floats[i])}}));
     }
   }
   Result r;
@@ -148,8 +149,7 @@ Result triad(Gpu& g, Buffers& buf, bool quick) {
   r.unit = "GB/s";
   r.value = gigabytes_per_second(3.0 * n * sizeof(float), *ms);
   r.ok = true;
-  r.detail =
-      fmt::format("a = b + s*c over {} floats: 2 reads and 1 write each, results checked", n);
+  describe(r, words("bench.detail.triad", {{"count", std::to_string(n)}}));
   return r;
 }
 
@@ -166,8 +166,7 @@ Result measure_kernel_launch(Gpu& g) {
   if (loaded != 0) {
     g.module() = nullptr;
     return failed("kernel_launch", "ms",
-                  fmt::format("the driver cannot JIT-compile gpuvet's PTX for this GPU: {}",
-                              g.error(loaded)));
+                  words("bench.detail.jit_failed", {{"reason", g.error(loaded)}}));
   }
   CUhandle fill = nullptr;
   if (auto ok =
@@ -195,9 +194,11 @@ Result measure_kernel_launch(Gpu& g) {
   }
   for (unsigned i = 0; i < n; ++i) {
     if (host[i] != fill_value(i)) {
-      return failed("kernel_launch", "ms",
-                    fmt::format("the kernel ran but wrote {} at index {} (expected {})", host[i], i,
-                                fill_value(i)));
+      return failed(
+          "kernel_launch", "ms",
+          words("bench.detail.kernel_wrong", {{"value", std::to_string(host[i])},
+                                              {"index", std::to_string(i)},
+                                              {"expected", std::to_string(fill_value(i))}}));
     }
   }
   Result r;
@@ -205,10 +206,9 @@ Result measure_kernel_launch(Gpu& g) {
   r.unit = "ms";
   r.value = jit_ms;
   r.ok = true;
-  r.detail = fmt::format(
-      "PTX (ISA 5.0, sm_30) JIT-compiled by the driver in {:.1f} ms; a launch over {} threads "
-      "took {:.3f} ms and all {} values were right",
-      jit_ms, n, *ms, n);
+  describe(r, words("bench.detail.kernel_launch", {{"jit_ms", fmt::format("{:.1f}", jit_ms)},
+                                                   {"threads", std::to_string(n)},
+                                                   {"ms", fmt::format("{:.3f}", *ms)}}));
   return r;
 }
 
@@ -223,16 +223,18 @@ void measure_copies(Gpu& g, Mode mode) {
                                           "d2h_pageable", "d2d_copy",   "stream_triad"};
   if (!buf) {
     for (const auto& name : names) {
-      emit_result(failed(name, "GB/s", "not enough free device or host memory for the buffers"));
+      emit_result(failed(name, "GB/s", words("bench.detail.no_memory_for_buffers")));
     }
     return;
   }
   const CudaApi& cu = g.cu();
   const auto verified = verify_round_trip(g, *buf);
-  const std::string check = verified ? "data check FAILED: " + *verified : "data verified";
+  const Error check = verified ? words("bench.detail.data_check_failed", {{"reason", *verified}})
+                               : words("bench.detail.data_verified");
   const auto copy_result = [&](const std::string& name, const std::function<int(std::size_t)>& f,
-                               double factor, const std::string& what) {
-    Result r = copy_sweep(g, *buf, name, quick, f, factor, what + "; " + check);
+                               double factor) {
+    Result r =
+        copy_sweep(g, *buf, name, quick, f, factor, kb::within(check, "bench.detail.copy." + name));
     if (verified) r.ok = false;
     emit_result(r);
   };
@@ -241,33 +243,33 @@ void measure_copies(Gpu& g, Mode mode) {
       [&](std::size_t n) {
         return cu.cuMemcpyHtoDAsync_v2(buf->a->get(), buf->pinned->get(), n, nullptr);
       },
-      1.0, "host (pinned) to device");
+      1.0);
   copy_result(
       "d2h_pinned",
       [&](std::size_t n) {
         return cu.cuMemcpyDtoHAsync_v2(buf->pinned->get(), buf->a->get(), n, nullptr);
       },
-      1.0, "device to host (pinned)");
+      1.0);
   if (mode != Mode::verify) {
     copy_result(
         "h2d_pageable",
         [&](std::size_t n) {
           return cu.cuMemcpyHtoDAsync_v2(buf->a->get(), buf->pageable.data(), n, nullptr);
         },
-        1.0, "host (pageable) to device");
+        1.0);
     copy_result(
         "d2h_pageable",
         [&](std::size_t n) {
           return cu.cuMemcpyDtoHAsync_v2(buf->pageable.data(), buf->a->get(), n, nullptr);
         },
-        1.0, "device to host (pageable)");
+        1.0);
   }
   copy_result(
       "d2d_copy",
       [&](std::size_t n) {
         return cu.cuMemcpyDtoDAsync_v2(buf->b->get(), buf->a->get(), n, nullptr);
       },
-      2.0, "device to device, counting the bytes read and written");
+      2.0);
   if (mode != Mode::verify) emit_result(triad(g, *buf, quick));
 }
 

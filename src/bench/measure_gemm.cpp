@@ -141,7 +141,9 @@ void measure_gemms(Gpu& g, Mode mode, const DeviceInfo& device,
   if (!lib.library) {
     for (const auto& p : kPrecisions) {
       if (mode == Mode::verify && std::string(p.name) != "gemm_fp32") continue;
-      emit_result(failed(p.name, "TFLOP/s", "cuBLAS not found (tried " + lib.tried + ")"));
+      emit_result(
+          failed(p.name, "TFLOP/s",
+                 words("bench.detail.not_found", {{"library", "cuBLAS"}, {"tried", lib.tried}})));
     }
     return;
   }
@@ -166,8 +168,8 @@ void measure_gemms(Gpu& g, Mode mode, const DeviceInfo& device,
     if (mode == Mode::verify && std::string(p.name) != "gemm_fp32") continue;
     if (cc_below(device.compute_capability, p.min_cc)) {
       emit_result(failed(p.name, "TFLOP/s",
-                         fmt::format("needs compute capability {} (this GPU: {})", p.min_cc,
-                                     device.compute_capability)));
+                         words("bench.detail.needs_cc",
+                               {{"needed", p.min_cc}, {"cc", device.compute_capability}})));
       continue;
     }
     progress(fmt::format("{} {}^3", p.name, n));
@@ -181,8 +183,11 @@ void measure_gemms(Gpu& g, Mode mode, const DeviceInfo& device,
     r.unit = "TFLOP/s";
     r.value = gemm_tflops(n, n, n, run->ms);
     r.ok = run->check.empty();
-    r.detail = fmt::format("cublasGemmEx {}x{}x{} through {}; {}", n, n, n, lib.name,
-                           run->check.empty() ? "16 elements checked exactly" : run->check);
+    const std::string size = fmt::format("{0}x{0}x{0}", n);
+    describe(r, run->check.empty()
+                    ? words("bench.detail.gemm_checked", {{"size", size}, {"library", lib.name}})
+                    : words("bench.detail.gemm_wrong",
+                            {{"size", size}, {"library", lib.name}, {"reason", run->check}}));
     emit_result(r);
   }
   if (cpu_size > 0) {
@@ -206,8 +211,7 @@ void measure_cpu_vs_gpu_gemm(const GemmOutcome& gpu_side, int n) {
     }
   }
   if (!lib.library) {
-    emit_result(
-        failed("cpu_vs_gpu_gemm_speedup", "x", "no CPU BLAS found (OpenBLAS, BLIS, libblas.so.3)"));
+    emit_result(failed("cpu_vs_gpu_gemm_speedup", "x", words("bench.detail.no_cpu_blas")));
     return;
   }
   const CblasApi cblas = CblasApi::bind(*lib.library);
@@ -216,7 +220,7 @@ void measure_cpu_vs_gpu_gemm(const GemmOutcome& gpu_side, int n) {
     return;
   }
   if (!gpu_side.fp32_ms_at_cpu_size) {
-    emit_result(failed("cpu_vs_gpu_gemm_speedup", "x", "the GPU FP32 GEMM did not run"));
+    emit_result(failed("cpu_vs_gpu_gemm_speedup", "x", words("bench.detail.no_gpu_gemm")));
     return;
   }
   const std::size_t count = static_cast<std::size_t>(n) * n;
@@ -242,10 +246,15 @@ void measure_cpu_vs_gpu_gemm(const GemmOutcome& gpu_side, int n) {
   r.unit = "x";
   r.value = cpu_ms / *gpu_side.fp32_ms_at_cpu_size;
   r.ok = true;
-  r.detail = fmt::format(
-      "FP32 GEMM {}x{}x{}: CPU {} ({}, {} thread{}) {:.1f} GFLOP/s, GPU {:.2f} TFLOP/s", n, n, n,
-      label, lib.name, threads, threads == 1 ? "" : "s", gemm_tflops(n, n, n, cpu_ms) * 1000,
-      gemm_tflops(n, n, n, *gpu_side.fp32_ms_at_cpu_size));
+  describe(r,
+           words("bench.detail.speedup",
+                 {{"size", fmt::format("{0}x{0}x{0}", n)},
+                  {"cpu", label},
+                  {"library", lib.name},
+                  {"threads", std::to_string(threads)},
+                  {"cpu_gflops", fmt::format("{:.1f}", gemm_tflops(n, n, n, cpu_ms) * 1000)},
+                  {"gpu_tflops",
+                   fmt::format("{:.2f}", gemm_tflops(n, n, n, *gpu_side.fp32_ms_at_cpu_size))}}));
   emit_result(r);
 }
 

@@ -78,6 +78,7 @@ Result<bench::Report> measure(bench::Mode mode, const kb::Kb& kb, const kb::Mess
   add_candidates(*facts, options);
   bench::Report report = bench::run(options);
   bench::attach_peaks(report, kb);
+  bench::put_in_words(report, messages);
   return report;
 }
 
@@ -123,8 +124,9 @@ int run_bench(const BenchArgs& args, const kb::Kb& kb, const kb::Messages& messa
   const bool passed = args.verify ? bench::verify_passed(*report) : !report->failure;
   if (!args.html.empty()) {
     std::ofstream out(paths::to_fs(args.html), std::ios::binary | std::ios::trunc);
-    out << for_output(
-        report::render_bench_html(*report, args.verify ? "gpuvet verify" : "gpuvet bench"), true);
+    out << for_output(report::render_bench_html(
+                          *report, args.verify ? "gpuvet verify" : "gpuvet bench", messages),
+                      true);
     out.close();
     if (!out) return fail(kb::catalog_error("error.cannot_write", {{"file", args.html}}));
   }

@@ -16,6 +16,12 @@ namespace gpuvet::report::bench_html {
 
 namespace {
 
+// "gemm_fp32 peak: 989 TFLOP/s", for a title.
+std::string peak_of(const std::string& name, const std::string& value,
+                    const kb::Messages& messages) {
+  return messages.text("bench.html.peak_of", {{"name", name}, {"value", value}});
+}
+
 // The page draws its own charts; these are the SVG canvases, in CSS pixels.
 constexpr double kLineWidth = 900, kLineHeight = 440;
 constexpr double kLineLeft = 72, kLineRight = 210, kLineTop = 20, kLineBottom = 56;
@@ -185,7 +191,7 @@ RateAxis rate_axis(const std::vector<Series>& series) {
 }
 
 // The grid, the axes, their tick labels and their titles.
-std::string line_frame(const SizeAxis& x, const RateAxis& y) {
+std::string line_frame(const SizeAxis& x, const RateAxis& y, const kb::Messages& messages) {
   std::string out = "<g class=\"grid\">\n";
   const int x_step = std::max(1, static_cast<int>(std::ceil((x.hi - x.lo) / 10.0)));
   for (int e = x.lo; e <= x.hi; e += x_step) {
@@ -213,17 +219,20 @@ std::string line_frame(const SizeAxis& x, const RateAxis& y) {
     out += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text>\n",
                        coord(kPlotLeft - 8), coord(y.scale(value) + 4), esc(tick_label(value)));
   }
-  out += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">transfer size</text>\n",
-                     coord((kPlotLeft + kPlotRight) / 2), coord(kPlotBottom + 42));
+  out += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n",
+                     coord((kPlotLeft + kPlotRight) / 2), coord(kPlotBottom + 42),
+                     esc(messages.text("bench.html.transfer_size")));
   out += fmt::format(
       "<text x=\"{0}\" y=\"{1}\" text-anchor=\"middle\" transform=\"rotate(-90 {0} {1})\">"
-      "GB/s{2}</text>\n",
-      coord(18), coord((kPlotTop + kPlotBottom) / 2), y.log ? " (log scale)" : "");
+      "{2}</text>\n",
+      coord(18), coord((kPlotTop + kPlotBottom) / 2),
+      y.log ? esc(messages.text("bench.html.rate_log_scale", {{"unit", "GB/s"}})) : "GB/s");
   return out + "</g>\n";
 }
 
 // The peaks as dashed lines in their series' colours; one label per distinct peak.
-std::string peak_lines(const std::vector<Series>& series, const Scale& y) {
+std::string peak_lines(const std::vector<Series>& series, const Scale& y,
+                       const kb::Messages& messages) {
   std::string out;
   std::vector<std::string> peak_labels;
   for (const auto& s : series) {
@@ -232,10 +241,11 @@ std::string peak_lines(const std::vector<Series>& series, const Scale& y) {
     const double py = y(*r.peak);
     out += fmt::format(
         "<line class=\"peak\" x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"{}\">"
-        "<title>{} peak: {}</title></line>\n",
-        coord(kPlotLeft), coord(py), coord(kPlotRight), coord(py), s.color, esc(r.name),
-        esc(with_unit(*r.peak, r.unit.empty() ? "GB/s" : r.unit)));
-    const std::string label = "peak " + with_unit(*r.peak, r.unit.empty() ? "GB/s" : r.unit);
+        "<title>{}</title></line>\n",
+        coord(kPlotLeft), coord(py), coord(kPlotRight), coord(py), s.color,
+        esc(peak_of(r.name, with_unit(*r.peak, r.unit.empty() ? "GB/s" : r.unit), messages)));
+    const std::string label = messages.text(
+        "bench.html.peak", {{"value", with_unit(*r.peak, r.unit.empty() ? "GB/s" : r.unit)}});
     if (std::find(peak_labels.begin(), peak_labels.end(), label) != peak_labels.end()) continue;
     peak_labels.push_back(label);
     out += fmt::format(
@@ -276,7 +286,7 @@ std::string sweep_lines(const std::vector<Series>& series, const Scale& x, const
 }
 
 // The legend, right of the plot.
-std::string line_legend(const std::vector<Series>& series) {
+std::string line_legend(const std::vector<Series>& series, const kb::Messages& messages) {
   std::string out = "<g class=\"legend\">\n";
   double ly = kPlotTop + 10;
   const double lx = kPlotRight + 20;
@@ -289,15 +299,15 @@ std::string line_legend(const std::vector<Series>& series) {
         coord(lx), coord(ly), coord(lx + 22), coord(ly), s.color);
     out += fmt::format("<text x=\"{}\" y=\"{}\"><title>{}</title>{}{}</text>\n", coord(lx + 30),
                        coord(ly + 4), esc(r.name), esc(clip(r.name, 20)),
-                       s.points.empty() ? " (no data)" : "");
+                       s.points.empty() ? esc(messages.text("bench.html.no_data")) : "");
     ly += 22;
   }
   if (any_peak) {
     out += fmt::format(
         "<line class=\"peak\" x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"#555\"/>\n",
         coord(lx), coord(ly), coord(lx + 22), coord(ly));
-    out += fmt::format("<text x=\"{}\" y=\"{}\">peak (same colour)</text>\n", coord(lx + 30),
-                       coord(ly + 4));
+    out += fmt::format("<text x=\"{}\" y=\"{}\">{}</text>\n", coord(lx + 30), coord(ly + 4),
+                       esc(messages.text("bench.html.peak_legend")));
   }
   return out + "</g>\n";
 }
@@ -330,22 +340,28 @@ std::string bar_frame(const Scale& x, double step, int steps, double plot_bottom
 
 // The two lines right of a bar: the fraction of peak (or why there is none), then the amounts.
 std::pair<std::string, std::string> bar_labels(const bench::Result& r, bool has_value,
-                                               bool has_peak) {
+                                               bool has_peak, const kb::Messages& messages) {
   std::string first, second;
   const auto fraction = fraction_of_peak(r);
   if (!has_value) {
-    first = r.ok ? "no value" : "did not run";
-    second = has_peak ? "peak " + with_unit(*r.peak, r.unit) : "";
+    first = messages.text(r.ok ? "bench.html.no_value" : "bench.html.did_not_run");
+    second =
+        has_peak ? messages.text("bench.html.peak", {{"value", with_unit(*r.peak, r.unit)}}) : "";
   } else {
-    first = fraction ? percent(*fraction) + " of peak" : "no peak known";
-    second = has_peak ? number(*r.value) + " of " + with_unit(*r.peak, r.unit)
-                      : with_unit(*r.value, r.unit);
+    first = fraction
+                ? messages.text("bench.html.fraction_of_peak", {{"percent", percent(*fraction)}})
+                : messages.text("bench.html.no_peak");
+    second = has_peak
+                 ? messages.text("bench.html.value_of_peak", {{"value", number(*r.value)},
+                                                              {"peak", with_unit(*r.peak, r.unit)}})
+                 : with_unit(*r.value, r.unit);
   }
   return {first, second};
 }
 
 // One GEMM's row from `row` down: its name, the peak bar, the measured bar and the labels.
-std::string gemm_bar(const bench::Result& r, double row, const Scale& x) {
+std::string gemm_bar(const bench::Result& r, double row, const Scale& x,
+                     const kb::Messages& messages) {
   const double mid = row + kBarRow / 2;
   std::string out = "<g class=\"gemm\">\n";
   out += fmt::format(
@@ -356,9 +372,9 @@ std::string gemm_bar(const bench::Result& r, double row, const Scale& x) {
   if (has_peak) {
     out += fmt::format(
         "<rect class=\"peak-bar\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\">"
-        "<title>{} peak: {}</title></rect>\n",
+        "<title>{}</title></rect>\n",
         coord(kBarPlotLeft), coord(row + 7), coord(x(*r.peak) - kBarPlotLeft), coord(kBarRow - 14),
-        esc(r.name), esc(with_unit(*r.peak, r.unit)));
+        esc(peak_of(r.name, with_unit(*r.peak, r.unit), messages)));
   }
   if (has_value) {
     out += fmt::format(
@@ -368,7 +384,7 @@ std::string gemm_bar(const bench::Result& r, double row, const Scale& x) {
         coord(std::max(0.0, x(*r.value) - kBarPlotLeft)), coord(kBarRow - 28), esc(r.name),
         esc(with_unit(*r.value, r.unit)));
   }
-  const auto [first, second] = bar_labels(r, has_value, has_peak);
+  const auto [first, second] = bar_labels(r, has_value, has_peak, messages);
   out += fmt::format("<text class=\"fraction\" x=\"{}\" y=\"{}\">{}</text>\n",
                      coord(kBarPlotRight + 12), coord(mid - 3), esc(first));
   if (!second.empty()) {
@@ -380,39 +396,41 @@ std::string gemm_bar(const bench::Result& r, double row, const Scale& x) {
 
 }  // namespace
 
-std::string bandwidth_section(const std::vector<bench::Result>& results) {
-  std::string out = "<section>\n<h2>Bandwidth against transfer size</h2>\n";
+std::string bandwidth_section(const std::vector<bench::Result>& results,
+                              const kb::Messages& messages) {
+  std::string out =
+      "<section>\n<h2>" + esc(messages.text("bench.html.bandwidth_heading")) + "</h2>\n";
   const std::vector<Series> series = sweeps(results);
   if (series.empty()) {
-    return out + "<p class=\"muted\">No bandwidth sweeps in this report.</p>\n</section>\n";
+    return out + "<p class=\"muted\">" + esc(messages.text("bench.html.no_sweeps")) +
+           "</p>\n</section>\n";
   }
   const SizeAxis x = size_axis(series);
   const RateAxis y = rate_axis(series);
   out += fmt::format(
       "<svg class=\"chart\" viewBox=\"0 0 {0} {1}\" width=\"{0}\" height=\"{1}\" role=\"img\" "
-      "aria-label=\"Bandwidth in GB/s against transfer size\">\n",
-      kLineWidth, kLineHeight);
-  out += line_frame(x, y);
+      "aria-label=\"{2}\">\n",
+      kLineWidth, kLineHeight, esc(messages.text("bench.html.bandwidth_label")));
+  out += line_frame(x, y, messages);
   // Peaks first, so the measured lines lie on top.
-  out += peak_lines(series, y.scale);
+  out += peak_lines(series, y.scale, messages);
   out += sweep_lines(series, x.scale, y);
-  out += line_legend(series);
+  out += line_legend(series, messages);
   out += "</svg>\n";
   if (y.log) {
-    out +=
-        "<p class=\"note\">The y axis is logarithmic: the fastest and slowest sweeps lie more than "
-        "a factor of ten apart.</p>\n";
+    out += "<p class=\"note\">" + esc(messages.text("bench.html.log_note")) + "</p>\n";
   }
   return out + "</section>\n";
 }
 
-std::string gemm_section(const std::vector<bench::Result>& results) {
-  std::string out = "<section>\n<h2>Matrix multiply (GEMM) against peak</h2>\n";
+std::string gemm_section(const std::vector<bench::Result>& results, const kb::Messages& messages) {
+  std::string out = "<section>\n<h2>" + esc(messages.text("bench.html.gemm_heading")) + "</h2>\n";
   std::vector<const bench::Result*> gemms;
   for (const auto& r : results)
     if (r.name.rfind("gemm_", 0) == 0) gemms.push_back(&r);
   if (gemms.empty()) {
-    return out + "<p class=\"muted\">No GEMM results in this report.</p>\n</section>\n";
+    return out + "<p class=\"muted\">" + esc(messages.text("bench.html.no_gemm")) +
+           "</p>\n</section>\n";
   }
   double top = 0;
   std::string unit;
@@ -431,18 +449,16 @@ std::string gemm_section(const std::vector<bench::Result>& results) {
 
   out += fmt::format(
       "<svg class=\"chart\" viewBox=\"0 0 {0} {1}\" width=\"{0}\" height=\"{1}\" role=\"img\" "
-      "aria-label=\"GEMM rate against peak\">\n",
-      kBarWidth, coord(height));
+      "aria-label=\"{2}\">\n",
+      kBarWidth, coord(height), esc(messages.text("bench.html.gemm_label")));
   out += bar_frame(x, step, steps, plot_bottom, unit);
   double row = kBarTop;
   for (const auto* r : gemms) {
-    out += gemm_bar(*r, row, x);
+    out += gemm_bar(*r, row, x, messages);
     row += kBarRow;
   }
   out += "</svg>\n";
-  out +=
-      "<p class=\"note\">Dark bar: measured; light bar: the device's peak for that "
-      "precision.</p>\n";
+  out += "<p class=\"note\">" + esc(messages.text("bench.html.bar_note")) + "</p>\n";
   return out + "</section>\n";
 }
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "bench/bench.hpp"
+#include "kb/messages.hpp"
 
 namespace gpuvet::report::bench_html {
 
@@ -39,9 +40,10 @@ std::string percent(double fraction);
 // ---- The charts (bench_html_charts.cpp) ------------------------------------------------------
 
 // Bandwidth against transfer size: one line per sweep, the peaks dashed, a legend.
-std::string bandwidth_section(const std::vector<bench::Result>& results);
+std::string bandwidth_section(const std::vector<bench::Result>& results,
+                              const kb::Messages& messages);
 
 // The GEMM rates as bars against their peaks.
-std::string gemm_section(const std::vector<bench::Result>& results);
+std::string gemm_section(const std::vector<bench::Result>& results, const kb::Messages& messages);
 
 }  // namespace gpuvet::report::bench_html

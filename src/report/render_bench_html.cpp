@@ -79,12 +79,16 @@ namespace {
 
 // ---------------------------------------------------------------- device
 
-std::string device_section(const std::optional<bench::DeviceInfo>& device) {
-  std::string out = "<section>\n<h2>Device</h2>\n";
-  if (!device)
-    return out + "<p class=\"muted\">No device information in this report.</p>\n</section>\n";
+std::string device_section(const std::optional<bench::DeviceInfo>& device,
+                           const kb::Messages& messages) {
+  std::string out = "<section>\n<h2>" + esc(messages.text("bench.html.device")) + "</h2>\n";
+  if (!device) {
+    return out + "<p class=\"muted\">" + esc(messages.text("bench.html.no_device")) +
+           "</p>\n</section>\n";
+  }
   const bench::DeviceInfo& d = *device;
-  const std::string unknown = "<span class=\"unknown\">unknown</span>";
+  const std::string unknown =
+      "<span class=\"unknown\">" + esc(messages.text("bench.html.unknown")) + "</span>";
   auto text = [&](const std::string& s) { return s.empty() ? unknown : esc(s); };
   auto opt_text = [&](const std::optional<std::string>& s) { return s ? text(*s) : unknown; };
   auto opt_int = [&](const auto& v, const char* suffix) {
@@ -92,47 +96,61 @@ std::string device_section(const std::optional<bench::DeviceInfo>& device) {
   };
   std::string memory = unknown;
   if (d.memory_bytes) {
-    memory = esc(fmt::format("{} ({} bytes)", bytes_label(static_cast<double>(*d.memory_bytes)),
-                             *d.memory_bytes));
+    memory = esc(messages.text("bench.html.memory_bytes",
+                               {{"size", bytes_label(static_cast<double>(*d.memory_bytes))},
+                                {"bytes", std::to_string(*d.memory_bytes)}}));
   }
   const std::string l2 =
       d.l2_cache_bytes ? esc(bytes_label(static_cast<double>(*d.l2_cache_bytes))) : unknown;
-  const std::string ecc = d.ecc ? (*d.ecc ? "on" : "off") : unknown;
+  const std::string ecc =
+      d.ecc ? esc(messages.text(*d.ecc ? "bench.html.on" : "bench.html.off")) : unknown;
   const std::vector<std::pair<std::string, std::string>> rows = {
-      {"Index", esc(std::to_string(d.index))},
-      {"Name", text(d.name)},
-      {"Compute capability", text(d.compute_capability)},
-      {"Driver", text(d.driver)},
-      {"CUDA driver version", opt_text(d.cuda_driver_version)},
-      {"Multiprocessors", opt_int(d.multiprocessors, "")},
-      {"SM clock", opt_int(d.clock_mhz, " MHz")},
-      {"Memory clock", opt_int(d.memory_clock_mhz, " MHz")},
-      {"Memory bus width", opt_int(d.memory_bus_width, " bits")},
-      {"Memory", memory},
-      {"L2 cache", l2},
-      {"PCIe generation", opt_int(d.pcie_generation, "")},
-      {"PCIe width", d.pcie_width ? esc(fmt::format("x{}", *d.pcie_width)) : unknown},
-      {"ECC", ecc},
-      {"Compute mode", opt_text(d.compute_mode)},
-      {"Driver model", opt_text(d.driver_model)},
+      {"index", esc(std::to_string(d.index))},
+      {"name", text(d.name)},
+      {"compute_capability", text(d.compute_capability)},
+      {"driver", text(d.driver)},
+      {"cuda_driver_version", opt_text(d.cuda_driver_version)},
+      {"multiprocessors", opt_int(d.multiprocessors, "")},
+      {"sm_clock", opt_int(d.clock_mhz, " MHz")},
+      {"memory_clock", opt_int(d.memory_clock_mhz, " MHz")},
+      {"memory_bus_width", opt_int(d.memory_bus_width, " bit")},
+      {"memory", memory},
+      {"l2_cache", l2},
+      {"pcie_generation", opt_int(d.pcie_generation, "")},
+      {"pcie_width", d.pcie_width ? esc(fmt::format("x{}", *d.pcie_width)) : unknown},
+      {"ecc", ecc},
+      {"compute_mode", opt_text(d.compute_mode)},
+      {"driver_model", opt_text(d.driver_model)},
   };
   out += "<table class=\"device\">\n";
-  for (const auto& [field, value] : rows)
-    out += "<tr><th scope=\"row\">" + field + "</th><td>" + value + "</td></tr>\n";
+  for (const auto& [field, value] : rows) {
+    out += "<tr><th scope=\"row\">" + esc(messages.text("bench.html.field." + field)) +
+           "</th><td>" + value + "</td></tr>\n";
+  }
   return out + "</table>\n</section>\n";
 }
 
 // ---------------------------------------------------------------- results table
 
-std::string results_section(const std::vector<bench::Result>& results) {
-  std::string out = "<section>\n<h2>All results</h2>\n";
+std::string results_section(const std::vector<bench::Result>& results,
+                            const kb::Messages& messages) {
+  auto word = [&](std::string_view key) { return esc(messages.text(key)); };
+  std::string out = "<section>\n<h2>" + word("bench.html.all_results") + "</h2>\n";
   if (results.empty())
-    return out + "<p class=\"muted\">No results in this report.</p>\n</section>\n";
-  out +=
-      "<table class=\"results\">\n<thead><tr><th>Result</th><th class=\"num\">Value</th>"
-      "<th class=\"num\">Peak</th><th class=\"num\">Of peak</th><th>OK</th><th>Detail</th>"
-      "</tr></thead>\n<tbody>\n";
+    return out + "<p class=\"muted\">" + word("bench.html.no_results") + "</p>\n</section>\n";
+  out += fmt::format(
+      "<table class=\"results\">\n<thead><tr><th>{}</th><th class=\"num\">{}</th>"
+      "<th class=\"num\">{}</th><th class=\"num\">{}</th><th>{}</th><th>{}</th>"
+      "</tr></thead>\n<tbody>\n",
+      word("bench.html.column.result"), word("bench.html.column.value"),
+      word("bench.html.column.peak"), word("bench.html.column.of_peak"),
+      word("bench.html.column.ok"), word("bench.html.column.detail"));
   const std::string none = "<span class=\"muted\">—</span>";
+  const std::string ok = "<span class=\"yes\" title=\"" + word("bench.html.ok") + "\">✔</span>";
+  const std::string failed =
+      "<span class=\"no\" title=\"" + word("bench.html.failed") + "\">✖</span>";
+  const std::string not_run = "<span title=\"" + word("bench.text.not_run") + "\">· " +
+                              word("bench.text.not_run") + "</span>";
   for (const auto& r : results) {
     const auto fraction = fraction_of_peak(r);
     out += fmt::format(
@@ -142,12 +160,30 @@ std::string results_section(const std::vector<bench::Result>& results) {
         usable(r.value) ? esc(with_unit(*r.value, r.unit)) : none,
         usable(r.peak) ? esc(with_unit(*r.peak, r.unit)) : none,
         fraction ? esc(percent(*fraction)) : none,
-        r.ok    ? "<span class=\"yes\" title=\"ok\">✔</span>"
-        : r.ran ? "<span class=\"no\" title=\"failed\">✖</span>"
-                : "<span title=\"not run\">· not run</span>",
+        r.ok    ? ok
+        : r.ran ? failed
+                : not_run,
         esc(r.detail));
   }
   return out + "</tbody>\n</table>\n</section>\n";
+}
+
+// Why there are no figures: the cause, its finding and its fix.
+std::string failure_section(const bench::Report& report, const kb::Messages& messages) {
+  std::string out = "<section class=\"failure\" role=\"alert\">\n<h2>✖ " +
+                    esc(messages.text("bench.html.did_not_run_heading")) + "</h2>\n";
+  if (report.failure) out += "<p>" + esc(*report.failure) + "</p>\n";
+  if (report.failure_id) {
+    out += "<p>" + esc(messages.text("bench.html.finding")) + "<code>" + esc(*report.failure_id) +
+           "</code></p>\n";
+  }
+  if (!report.failure_fix.empty()) {
+    out += "<p>" + esc(messages.text("bench.html.fix")) + "</p>\n<ul>\n";
+    for (const auto& step : report.failure_fix)
+      out += "<li>" + esc(step) + "</li>\n";
+    out += "</ul>\n";
+  }
+  return out + "</section>\n";
 }
 
 // No script, no external anything: the policy makes the browser refuse (and report) any load.
@@ -229,16 +265,20 @@ std::string html_escape(std::string_view text) {
   return out;
 }
 
-std::string render_bench_html(const bench::Report& report, const std::string& title) {
+std::string render_bench_html(const bench::Report& report, const std::string& title,
+                              const kb::Messages& messages) {
   using bench_html::bandwidth_section, bench_html::device_section, bench_html::esc,
-      bench_html::gemm_section, bench_html::kHead, bench_html::results_section;
+      bench_html::failure_section, bench_html::gemm_section, bench_html::kHead,
+      bench_html::results_section;
   const std::string heading = title.empty() ? "gpuvet bench" : title;
-  std::string out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n";
+  const std::string lang = messages.lang() == kb::Lang::zh ? "zh-CN" : "en";
+  std::string out = "<!DOCTYPE html>\n<html lang=\"" + lang + "\">\n<head>\n";
   out += kHead;
   out += "<title>" + esc(heading) + "</title>\n</head>\n<body>\n<header>\n";
   out += "<h1>" + esc(heading) + "</h1>\n";
-  const std::string device_name =
-      report.device && !report.device->name.empty() ? report.device->name : "unknown device";
+  const std::string device_name = report.device && !report.device->name.empty()
+                                      ? report.device->name
+                                      : messages.text("bench.html.unknown_device");
   size_t ok = 0;
   size_t not_run = 0;
   for (const auto& r : report.results) {
@@ -246,26 +286,20 @@ std::string render_bench_html(const bench::Report& report, const std::string& ti
     not_run += r.ran ? 0 : 1;
   }
   out += "<p class=\"subtitle\">gpuvet bench · " + esc(device_name) + "</p>\n";
-  out += fmt::format("<p class=\"summary\">{} results: {} ok, {} failed, {} not run.</p>\n",
-                     report.results.size(), ok, report.results.size() - ok - not_run, not_run);
+  out += "<p class=\"summary\">" +
+         esc(messages.text("bench.html.summary",
+                           {{"total", std::to_string(report.results.size())},
+                            {"ok", std::to_string(ok)},
+                            {"failed", std::to_string(report.results.size() - ok - not_run)},
+                            {"not_run", std::to_string(not_run)}})) +
+         "</p>\n";
   out += "</header>\n";
-  if (report.failure || report.failure_id) {
-    out += "<section class=\"failure\" role=\"alert\">\n<h2>✖ The benchmark did not run</h2>\n";
-    if (report.failure) out += "<p>" + esc(*report.failure) + "</p>\n";
-    if (report.failure_id) out += "<p>Finding: <code>" + esc(*report.failure_id) + "</code></p>\n";
-    if (!report.failure_fix.empty()) {
-      out += "<p>Fix:</p>\n<ul>\n";
-      for (const auto& step : report.failure_fix)
-        out += "<li>" + esc(step) + "</li>\n";
-      out += "</ul>\n";
-    }
-    out += "</section>\n";
-  }
+  if (report.failure || report.failure_id) out += failure_section(report, messages);
   out += "<main>\n";
-  out += device_section(report.device);
-  out += bandwidth_section(report.results);
-  out += gemm_section(report.results);
-  out += results_section(report.results);
+  out += device_section(report.device, messages);
+  out += bandwidth_section(report.results, messages);
+  out += gemm_section(report.results, messages);
+  out += results_section(report.results, messages);
   out += "</main>\n</body>\n</html>\n";
   return out;
 }

@@ -6,10 +6,13 @@
 #include <string_view>
 
 #include "bench/bench.hpp"
+#include "kb/messages.hpp"
 
 namespace gpuvet::report {
 
-std::string render_bench_html(const bench::Report& report, const std::string& title);
+// In the catalog's language (the page's lang attribute too).
+std::string render_bench_html(const bench::Report& report, const std::string& title,
+                              const kb::Messages& messages);
 
 // Text made safe for HTML content and for quoted attribute values: & < > " ' become entities.
 std::string html_escape(std::string_view text);

@@ -16,6 +16,7 @@
 #include "core/text.hpp"
 #include "report/render_bench_html.hpp"
 #include "test_support.hpp"
+#include "untranslated.hpp"
 
 namespace gpuvet::report {
 namespace {
@@ -196,7 +197,7 @@ TEST(BenchHtmlEscape, ReplacesTheFiveSpecialCharacters) {
 
 TEST(BenchHtmlPage, RealisticReportIsOneSelfContainedPage) {
   const Report report = h200_report();
-  const std::string page = render_bench_html(report, "gpuvet bench: H200");
+  const std::string page = render_bench_html(report, "gpuvet bench: H200", testing::messages());
   EXPECT_EQ(page.rfind("<!DOCTYPE html>", 0), 0u);
   EXPECT_EQ(count(page, "</html>"), 1u);
   EXPECT_EQ(page.find("<link"), std::string::npos);
@@ -250,7 +251,7 @@ TEST(BenchHtmlPage, RealisticReportIsOneSelfContainedPage) {
 TEST(BenchHtmlPage, PcieOnlySweepsUseALinearAxis) {
   Report report;
   report.results = {bandwidth("h2d_pinned", 2.5, 26, 31.5), bandwidth("h2d_pageable", 6, 11, {})};
-  const std::string page = render_bench_html(report, "pcie");
+  const std::string page = render_bench_html(report, "pcie", testing::messages());
   EXPECT_EQ(page.find("(log scale)"), std::string::npos);
   EXPECT_NE(page.find(">0<"), std::string::npos) << "a linear axis starts at zero";
   EXPECT_NE(page.find("No GEMM results"), std::string::npos);
@@ -258,7 +259,7 @@ TEST(BenchHtmlPage, PcieOnlySweepsUseALinearAxis) {
 }
 
 TEST(BenchHtmlPage, EmptyReportStillMakesAPage) {
-  const std::string page = render_bench_html(Report{}, "");
+  const std::string page = render_bench_html(Report{}, "", testing::messages());
   EXPECT_EQ(page.rfind("<!DOCTYPE html>", 0), 0u);
   EXPECT_NE(page.find("<title>gpuvet bench</title>"), std::string::npos);
   EXPECT_NE(page.find("No device information"), std::string::npos);
@@ -272,7 +273,7 @@ TEST(BenchHtmlPage, EmptyReportStillMakesAPage) {
 
 TEST(BenchHtmlPage, OddValuesGiveNoNanOrInfiniteCoordinates) {
   const Report report = odd_report();
-  const std::string page = render_bench_html(report, "odd");
+  const std::string page = render_bench_html(report, "odd", testing::messages());
   EXPECT_TRUE(bad_geometry(page).empty()) << "first: " << bad_geometry(page).front();
   EXPECT_EQ(count(page, "<svg"), 2u);
   // The single point is drawn as a marker, the d2d zeros as a line along the axis.
@@ -296,7 +297,7 @@ TEST(BenchHtmlPage, ExtremeRangesKeepFewTicksAndFiniteGeometry) {
   Result flat = scalar("d2h_pinned", 1, "GB/s");
   flat.series = {{4096, 1}, {8192, 1}};
   report.results = {wide, flat};
-  const std::string page = render_bench_html(report, "extreme");
+  const std::string page = render_bench_html(report, "extreme", testing::messages());
   EXPECT_TRUE(bad_geometry(page).empty()) << "first: " << bad_geometry(page).front();
   EXPECT_NE(page.find("(log scale)"), std::string::npos);
   EXPECT_LE(count(page, "text-anchor=\"end\">"), 12u) << "y tick labels and the peak label";
@@ -317,7 +318,7 @@ TEST(BenchHtmlPage, EscapesEverythingTheReportSays) {
   report.results = {r};
   report.failure_id = "bench.<id>";
   report.failure = "driver said \"<no>\" & gave up";
-  const std::string page = render_bench_html(report, "<title> & 'quotes'");
+  const std::string page = render_bench_html(report, "<title> & 'quotes'", testing::messages());
 
   EXPECT_EQ(page.find("<script"), std::string::npos);
   EXPECT_EQ(page.find("<img"), std::string::npos);
@@ -339,12 +340,33 @@ TEST(BenchHtmlPage, FailureComesFirstWithItsId) {
   Report report;
   report.failure_id = "gpu.no_driver";
   report.failure = "No NVIDIA driver is loaded (libcuda.so.1 not found).";
-  const std::string page = render_bench_html(report, "no gpu");
+  const std::string page = render_bench_html(report, "no gpu", testing::messages());
   const size_t failure = page.find("<section class=\"failure\" role=\"alert\">");
   ASSERT_NE(failure, std::string::npos);
   EXPECT_LT(failure, page.find("<main>"));
   EXPECT_NE(page.find("No NVIDIA driver is loaded (libcuda.so.1 not found)."), std::string::npos);
   EXPECT_NE(page.find("<code>gpu.no_driver</code>"), std::string::npos);
+}
+
+TEST(BenchHtmlPage, InChineseEveryWordIsChinese) {
+  Report failed;
+  failed.failure_id = "gpu.none";
+  failed.failure = "本机没有 NVIDIA GPU";
+  failed.failure_fix = {"请在装有 NVIDIA GPU 的机器上运行"};
+  Report measured = h200_report();
+  // The details come from the child in the catalog's words (bench_test.cpp tests that).
+  for (Result& r : measured.results)
+    r.detail = "数据已校验";
+  for (const Report& report : {measured, failed}) {
+    const std::string page =
+        render_bench_html(report, "gpuvet bench", testing::messages(kb::Lang::zh));
+    EXPECT_NE(page.find("<html lang=\"zh-CN\">"), std::string::npos);
+    const auto english = testing::untranslated_sentences(testing::visible_text_of_html(page));
+    EXPECT_TRUE(english.empty()) << english.front();
+  }
+  const std::string english = render_bench_html(h200_report(), "gpuvet bench", testing::messages());
+  EXPECT_NE(english.find("<html lang=\"en\">"), std::string::npos);
+  EXPECT_NE(english.find("Bandwidth against transfer size"), std::string::npos);
 }
 
 // ---------------------------------------------------------------- in a real browser
@@ -375,8 +397,8 @@ TEST_F(BenchHtmlBrowser, DetectorSeesAScriptErrorAndBadSvg) {
 }
 
 TEST_F(BenchHtmlBrowser, RealisticPageRendersWithoutConsoleMessages) {
-  const BrowserRun run =
-      open_in_browser(browser_, dir_, "bench", render_bench_html(h200_report(), "H200"));
+  const BrowserRun run = open_in_browser(
+      browser_, dir_, "bench", render_bench_html(h200_report(), "H200", testing::messages()));
   ASSERT_EQ(run.status, 0) << run.log;
   EXPECT_GT(run.screenshot_bytes, 40'000u) << "a page of charts and tables, not a blank one";
   const auto messages = console_messages(run.log);
@@ -387,7 +409,8 @@ TEST_F(BenchHtmlBrowser, OddPageRendersWithoutConsoleMessages) {
   Report report = odd_report();
   report.failure_id = "bench.<odd>";
   report.failure = "<script>undefinedFunction()</script>";
-  const BrowserRun run = open_in_browser(browser_, dir_, "odd", render_bench_html(report, "odd"));
+  const BrowserRun run =
+      open_in_browser(browser_, dir_, "odd", render_bench_html(report, "odd", testing::messages()));
   ASSERT_EQ(run.status, 0) << run.log;
   EXPECT_GT(run.screenshot_bytes, 10'000u);
   const auto messages = console_messages(run.log);

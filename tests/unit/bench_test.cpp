@@ -15,6 +15,7 @@
 #include "cli_support.hpp"
 #include "core/text.hpp"
 #include "test_support.hpp"
+#include "untranslated.hpp"
 
 namespace gpuvet::bench {
 namespace {
@@ -163,6 +164,56 @@ TEST(BenchParent, ACrashOrAHangNamesTheStage) {
       exited("@failure {\"id\":\"driver.missing\",\"why\":\"no driver\"}\n"), Mode::verify);
   EXPECT_EQ(told.failure_id, "driver.missing");
   EXPECT_EQ(find(told, "kernel_launch")->detail, "did not run: no driver");
+}
+
+// The child speaks keys and English; the parent re-words what it read in the run's language,
+// contexts included (a not-run result around the failure, a peak's source around a detail).
+TEST(BenchParent, PutsTheChildsWordsInTheRunsLanguage) {
+  const std::string child_output =
+      "@stage dlopen libcuda.so.1\n"
+      "@failure {\"id\":\"driver.missing\",\"why\":\"no NVIDIA driver: libcuda.so.1 cannot be "
+      "loaded (libcuda.so.1: cannot open shared object file)\",\"words\":{\"key\":"
+      "\"bench.failure.no_driver\",\"args\":{\"library\":\"libcuda.so.1\",\"reason\":"
+      "\"libcuda.so.1: cannot open shared object file\"},\"context\":[]}}\n";
+  Report english = parse_child_output(exited(child_output), Mode::verify);
+  put_in_words(english, testing::messages(kb::Lang::en));
+  EXPECT_EQ(*english.failure,
+            "no NVIDIA driver: libcuda.so.1 cannot be loaded (libcuda.so.1: cannot open shared "
+            "object file)");
+  EXPECT_EQ(find(english, "gemm_fp32")->detail, "did not run: " + *english.failure);
+  Report chinese = parse_child_output(exited(child_output), Mode::verify);
+  put_in_words(chinese, testing::messages(kb::Lang::zh));
+  EXPECT_EQ(*chinese.failure,
+            "没有 NVIDIA 驱动：无法加载 libcuda.so.1（“libcuda.so.1: cannot open shared object "
+            "file”）");
+  EXPECT_EQ(find(chinese, "gemm_fp32")->detail, "未运行：" + *chinese.failure);
+
+  Report measured = parse_child_output(
+      exited("@device {\"index\":0,\"name\":\"NVIDIA H100 80GB HBM3\",\"compute_capability\":"
+             "\"9.0\",\"driver\":\"550.54.15\",\"pcie_generation\":5,\"pcie_width\":16}\n"
+             "@result {\"name\":\"d2d_copy\",\"value\":2500,\"unit\":\"GB/s\",\"ok\":true,"
+             "\"detail\":\"x\",\"detail_words\":{\"key\":\"bench.detail.data_verified\","
+             "\"args\":{},\"context\":[{\"key\":\"bench.detail.copy.d2d_copy\",\"args\":{}}]}}\n"
+             "@stage done\n"),
+      Mode::verify);
+  attach_peaks(measured, testing::embedded_kb());
+  Report in_chinese = measured;
+  put_in_words(measured, testing::messages(kb::Lang::en));
+  put_in_words(in_chinese, testing::messages(kb::Lang::zh));
+  EXPECT_EQ(find(measured, "d2d_copy")->detail,
+            "device to device, counting the bytes read and written; data verified; peak from "
+            "data/gpu_peaks.csv (NVIDIA H100 SXM)")
+      << find(measured, "d2d_copy")->detail;
+  EXPECT_EQ(find(in_chinese, "d2d_copy")
+                ->detail.rfind("设备到设备，读写字节都计入；数据已校验；峰值取自", 0),
+            0u)
+      << find(in_chinese, "d2d_copy")->detail;
+  // A child that printed words the catalog cannot use keeps its English.
+  Report odd = parse_child_output(
+      exited("@failure {\"id\":\"gpu.none\",\"why\":\"no GPU\",\"words\":{\"key\":7}}\n"),
+      Mode::verify);
+  put_in_words(odd, testing::messages(kb::Lang::zh));
+  EXPECT_EQ(*odd.failure, "no GPU");
 }
 
 Report with_device(const std::string& name, std::optional<int> pcie_gen = std::nullopt) {
@@ -328,6 +379,31 @@ TEST(BenchFakeDriver, HtmlPageIsWritten) {
   ASSERT_TRUE(page.ok());
   EXPECT_NE(page->find("<svg"), std::string::npos);
   EXPECT_NE(page->find("Fake GPU 3060"), std::string::npos);
+}
+
+// Every word a real run prints, the child's details and the page included, in Chinese.
+TEST(BenchFakeDriver, InChineseTheRunAndThePageAreChinese) {
+  testing::TempDir dir;
+  const std::string page = dir.path() + "/b.html";
+  for (const std::string& args :
+       {"--lang zh --no-color bench --quick --html " + page, std::string("--lang zh verify")}) {
+    const Outcome run = gpuvet(args, fake("working"));
+    EXPECT_EQ(run.status, 0) << run.err;
+    const auto english = testing::untranslated_sentences(run.out + run.err);
+    EXPECT_TRUE(english.empty()) << args << ":\n" << english.front();
+    EXPECT_NE(run.out.find("数据已校验"), std::string::npos) << run.out;
+  }
+  const std::string html = paths::read_file(page, 1 << 22).value();
+  EXPECT_NE(html.find("<html lang=\"zh-CN\">"), std::string::npos);
+  const auto english = testing::untranslated_sentences(testing::visible_text_of_html(html));
+  EXPECT_TRUE(english.empty()) << english.front();
+  for (const char* failing : {"crash", "hang"}) {
+    const Outcome run =
+        gpuvet("--lang zh --no-color verify", fake(failing) + " GPUVET_BENCH_TIMEOUT_MS=1500");
+    EXPECT_EQ(run.status, 1);
+    const auto words = testing::untranslated_sentences(run.out);
+    EXPECT_TRUE(words.empty()) << failing << ":\n" << run.out;
+  }
 }
 
 }  // namespace
