@@ -50,7 +50,10 @@ inline bool is_allowed_word(std::string_view word) {
                                                         "to",         "on",
                                                         "a",          "an",
                                                         "by",         "with",
-                                                        "VERB",       "SUB"};
+                                                        "VERB",       "SUB",
+                                                        "tensorflow", "torch",
+                                                        "jax",        "cupy",
+                                                        "paddle",     "onnxruntime"};
   for (std::string_view a : allowed) {
     if (a == word) return true;
   }
@@ -151,6 +154,12 @@ inline std::vector<std::string> untranslated_sentences(std::string_view text) {
   while (line_start < text.size()) {
     const size_t line_end = std::min(text.find('\n', line_start), text.size());
     const std::string_view line = text.substr(line_start, line_end - line_start);
+    // A source line is a citation: the cited document's own words.
+    const size_t indent = line.find_first_not_of(' ');
+    if (indent != std::string_view::npos && line.substr(indent).starts_with("来源：")) {
+      line_start = line_end + 1;
+      continue;
+    }
     const std::string cleaned = without_rightful_english(line);
     int run = 0;
     for (size_t i = 0; i < cleaned.size();) {
@@ -229,6 +238,39 @@ inline std::string visible_text_of_html(std::string_view html) {
     if (!replaced) decoded += out[j];
   }
   return decoded;
+}
+
+// Lines whose Chinese is set with ASCII punctuation: an ASCII , : ; right after a Chinese
+// character, an ASCII ( opening Chinese words, or a space next to full-width punctuation.
+inline std::vector<std::string> typography_flaws(std::string_view text) {
+  static const std::vector<std::string_view> fullwidth = {"：", "，", "；", "。", "、", "（", "）"};
+  auto is_cjk_at = [&](std::string_view s, size_t i) {
+    // U+4E00..U+9FFF are three bytes, E4 B8 80 .. E9 BF BF.
+    return i + 2 < s.size() && static_cast<unsigned char>(s[i]) >= 0xE4 &&
+           static_cast<unsigned char>(s[i]) <= 0xE9;
+  };
+  std::vector<std::string> found;
+  size_t line_start = 0;
+  while (line_start < text.size()) {
+    const size_t line_end = std::min(text.find('\n', line_start), text.size());
+    const std::string_view line = text.substr(line_start, line_end - line_start);
+    bool flawed = false;
+    for (size_t i = 0; i < line.size() && !flawed; ++i) {
+      if (is_cjk_at(line, i) && i + 3 < line.size() &&
+          std::string_view(",:;").find(line[i + 3]) != std::string_view::npos)
+        flawed = true;
+      if (line[i] == '(' && is_cjk_at(line, i + 1)) flawed = true;
+      for (std::string_view mark : fullwidth) {
+        if (line.substr(i).starts_with(mark) && i + mark.size() < line.size() &&
+            line[i + mark.size()] == ' ' && mark != "）")
+          flawed = true;
+        if (line[i] == ' ' && line.substr(i + 1).starts_with(mark) && mark != "（") flawed = true;
+      }
+    }
+    if (flawed) found.emplace_back(line);
+    line_start = line_end + 1;
+  }
+  return found;
 }
 
 }  // namespace gpuvet::testing

@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
 
 #include "cli_support.hpp"
 #include "untranslated.hpp"
@@ -19,6 +21,12 @@ std::string joined(const std::vector<std::string>& lines) {
   for (const std::string& line : lines)
     text += line + "\n";
   return text;
+}
+
+// Chinese set with Chinese punctuation (gpuvet's own words; quoted logs are the log's).
+void expect_well_set(const std::string& what, const std::string& text) {
+  const auto flaws = testing::typography_flaws(text);
+  EXPECT_TRUE(flaws.empty()) << what << ":\n" << joined(flaws);
 }
 
 TEST(Untranslated, TheDetectorFindsSentencesAndSparesNames) {
@@ -93,6 +101,182 @@ TEST(Untranslated, CheckOfEveryScenario) {
     const auto run = run_gpuvet("--lang zh --no-color --snapshot " + snapshot);
     EXPECT_TRUE(untranslated_sentences(run.out).empty()) << entry.path().filename() << ":\n"
                                                          << joined(untranslated_sentences(run.out));
+    expect_well_set(entry.path().filename().string(), run.out);
+  }
+}
+
+std::string scenario(const std::string& name) {
+  return std::string(GPUVET_SOURCE_DIR) + "/tests/scenarios/" + name + "/snapshot.json";
+}
+
+void expect_chinese(const std::string& what, const std::string& text) {
+  EXPECT_TRUE(untranslated_sentences(text).empty()) << what << ":\n"
+                                                    << joined(untranslated_sentences(text));
+}
+
+TEST(Untranslated, TypographyFindsAsciiPunctuationInChinese) {
+  EXPECT_FALSE(testing::typography_flaws("未检查：GPU, 驱动").empty() &&
+               testing::typography_flaws("驱动, GPU").empty());
+  EXPECT_FALSE(testing::typography_flaws("linux (快照)").empty());
+  EXPECT_FALSE(testing::typography_flaws("修复： 把 DLL 复制").empty());
+  EXPECT_FALSE(testing::typography_flaws("- 证据: `x`").empty());
+  EXPECT_TRUE(testing::typography_flaws("驱动 ≥ 525.60.13，CUDA 12.4（参数指定）").empty());
+  EXPECT_TRUE(testing::typography_flaws("nvidia-smi --query-gpu=name,driver_version").empty());
+}
+
+TEST(Untranslated, PlanOfEveryFrameworkPlatformAndFormat) {
+  for (const char* framework : {"tensorflow", "tensorflow==2.10", "tensorflow==2.1", "torch",
+                                "torch==1.13", "jax", "cupy", "paddle", "onnxruntime"}) {
+    for (const char* os : {"linux", "windows", "wsl2"}) {
+      for (const char* given : {"", "--gpu \"RTX 3060\" --driver 531.14", "--gpu \"GTX 650\"",
+                                "--cc 12.0 --driver 470", "--format md", "--python 3.6"}) {
+        const std::string args = std::string("--lang zh --no-color plan ") + framework + " --os " +
+                                 os + " " + given + " --snapshot " + scenario("linux_debian_clean");
+        const auto run = run_gpuvet(args);
+        EXPECT_NE(run.status, 2) << args << run.err;
+        expect_chinese(args, run.out + run.err);
+        expect_well_set(args, run.out);
+      }
+    }
+  }
+}
+
+TEST(Untranslated, PlanWritesChineseFiles) {
+  testing::TempDir dir;
+  for (const char* os : {"linux", "windows"}) {
+    const std::string out = dir.path() + "/" + os;
+    const auto run = run_gpuvet(std::string("--lang zh plan torch --os ") + os + " --write " + out +
+                                " --snapshot " + scenario("linux_debian_clean"));
+    EXPECT_EQ(run.status, 0) << run.err;
+    expect_chinese(os, run.out + run.err);
+  }
+}
+
+TEST(Untranslated, KnowledgeBaseAnswers) {
+  for (const char* question : {"gpu \"RTX 3060\"",
+                               "gpu \"GTX 650\"",
+                               "gpu \"RTX 5090\"",
+                               "gpu \"Quadro K600\"",
+                               "gpu \"no such card\"",
+                               "gpu \"H200\" --sources",
+                               "cuda 10.1",
+                               "cuda 12.4 --sources",
+                               "cuda 13.0",
+                               "cuda 99.9",
+                               "cudnn 8.9",
+                               "cudnn 7.6",
+                               "cudnn 9 --sources",
+                               "cudnn 1.0",
+                               "framework tensorflow==2.1",
+                               "framework torch",
+                               "framework jax --sources",
+                               "framework paddlepaddle-gpu",
+                               "framework cupy",
+                               "framework onnxruntime",
+                               "framework nosuch"}) {
+    const auto run = run_gpuvet(std::string("--lang zh --no-color kb ") + question);
+    expect_chinese(std::string("kb ") + question, run.out + run.err);
+    expect_well_set(std::string("kb ") + question, run.out);
+  }
+}
+
+TEST(Untranslated, WhichOnSnapshotsAndHere) {
+  for (const auto& [snapshot, names] :
+       {std::pair<std::string, std::string>{"linux_old_cudnn_shadows_newer",
+                                            "libcudnn.so.8 libcudart.so.12"},
+        {"windows10_stray_cudnn_in_system32", "cudnn64_8.dll cudart64_110.dll"},
+        {"windows10_msvcp140_1_missing", "msvcp140_1.dll"},
+        {"linux_debian_clean", "libcuda.so.1 nosuch.so"}}) {
+    const auto run =
+        run_gpuvet("--lang zh --no-color which " + names + " --snapshot " + scenario(snapshot));
+    expect_chinese(snapshot, run.out + run.err);
+  }
+  const auto here = run_gpuvet("--lang zh --no-color which libcudnn.so.9 libcuda.so.1 libc.so.6");
+  expect_chinese("which here", here.out + here.err);
+  const auto from = run_gpuvet("--lang zh which libc.so.6 --from /nonexistent/module.so");
+  expect_chinese("which --from missing", from.out + from.err);
+}
+
+TEST(Untranslated, FixPlansOfEveryScenario) {
+  const std::string scenarios = std::string(GPUVET_SOURCE_DIR) + "/tests/scenarios";
+  for (const auto& entry : std::filesystem::directory_iterator(scenarios)) {
+    const std::string snapshot = entry.path().string() + "/snapshot.json";
+    if (!std::filesystem::exists(snapshot)) continue;
+    const auto run = run_gpuvet("--lang zh --no-color fix --snapshot " + snapshot);
+    expect_chinese("fix " + entry.path().filename().string(), run.out + run.err);
+    expect_well_set("fix " + entry.path().filename().string(), run.out);
+  }
+}
+
+TEST(Untranslated, FixAndUndoOnThisMachine) {
+  testing::TempDir dir;
+  const std::string state = "XDG_STATE_HOME=" + dir.path();
+  for (const char* args : {"fix", "undo", "undo --list", "undo 7", "fix --apply all --yes",
+                           "fix cudnn-install --from /nonexistent",
+                           "fix cudnn-install --from /etc --toolkit /nonexistent"}) {
+    const auto run = run_gpuvet(std::string("--lang zh --no-color ") + args, state);
+    expect_chinese(args, run.out + run.err);
+  }
+}
+
+TEST(Untranslated, VerifyAndBenchWhereNothingRuns) {
+  testing::TempDir dir;
+  const std::string page = dir.path() + "/bench.html";
+  for (const std::string& args :
+       {std::string("verify"), std::string("bench --quick --html ") + page}) {
+    const auto run = run_gpuvet("--lang zh --no-color " + args);
+    expect_chinese(args, run.out + run.err);
+  }
+  std::ifstream in(page);
+  const std::string html((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_NE(html.find("<html lang=\"zh-CN\">"), std::string::npos);
+  expect_chinese("bench page", testing::visible_text_of_html(html));
+}
+
+TEST(Untranslated, FleetReportTextMarkdownAndPage) {
+  testing::TempDir dir;
+  const std::string nodes = std::string(GPUVET_SOURCE_DIR) + "/tests/fleet/nodes";
+  for (const char* format : {"", "--format md"}) {
+    const auto run =
+        run_gpuvet(std::string("--lang zh --no-color fleet report ") + nodes + " " + format);
+    expect_chinese(std::string("fleet report ") + format, run.out + run.err);
+    expect_well_set(std::string("fleet report ") + format, run.out);
+  }
+  const std::string page = dir.path() + "/fleet.html";
+  const auto run = run_gpuvet("--lang zh fleet report " + nodes + " --html " + page);
+  std::ifstream in(page);
+  const std::string html((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_NE(html.find("<html lang=\"zh-CN\">"), std::string::npos) << run.err;
+  expect_chinese("fleet page", testing::visible_text_of_html(html));
+}
+
+TEST(Untranslated, ExplainOfThePublicLogs) {
+  testing::TempDir dir;
+  std::ifstream in(std::string(GPUVET_EXPLAIN_FIXTURES) + "/public.jsonl");
+  std::string line;
+  int index = 0;
+  while (std::getline(in, line)) {
+    const auto item = nlohmann::json::parse(line);
+    const std::string log =
+        dir.file("log" + std::to_string(index++) + ".txt", item["log"].get<std::string>());
+    for (const char* format : {"", "--format md"}) {
+      const auto run = run_gpuvet(std::string("--lang zh --no-color explain ") + log + " " +
+                                  format + " --snapshot " + scenario("windows10_cudnn_not_copied"));
+      expect_chinese(item["id"].get<std::string>(), run.out + run.err);
+    }
+  }
+}
+
+TEST(Untranslated, MarkdownReportsOfEveryScenario) {
+  const std::string scenarios = std::string(GPUVET_SOURCE_DIR) + "/tests/scenarios";
+  for (const auto& entry : std::filesystem::directory_iterator(scenarios)) {
+    const std::string snapshot = entry.path().string() + "/snapshot.json";
+    if (!std::filesystem::exists(snapshot)) continue;
+    const auto run = run_gpuvet("--lang zh check --format md --snapshot " + snapshot);
+    // The facts' JSON at the end is data, not words.
+    const std::string words = run.out.substr(0, run.out.find("<details>"));
+    expect_chinese(entry.path().filename().string(), words + run.err);
+    expect_well_set(entry.path().filename().string(), words);
   }
 }
 

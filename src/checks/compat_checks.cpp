@@ -772,10 +772,12 @@ Result<bool> check_framework_libraries(const CheckContext& context,
         }
         if (!lib.resolved) {
           if (!cudnn && !cudart) continue;
-          auto finding = context.finding(cudnn ? "cudnn.missing" : "cuda.runtime_missing",
-                                         Severity::error, "compat.lib.missing_title", args);
-          if (!finding) return finding.error();
           const bool windows = context.facts().os.family == "windows";
+          // Windows searches for DLLs by its own order; "the loader" there is that search.
+          auto finding = context.finding(
+              cudnn ? "cudnn.missing" : "cuda.runtime_missing", Severity::error,
+              windows ? "compat.lib.missing_title.windows" : "compat.lib.missing_title", args);
+          if (!finding) return finding.error();
           finding->evidence.push_back(context.text(windows ? "compat.lib.missing_evidence_windows"
                                                    : fw.module
                                                        ? "compat.lib.missing_evidence"

@@ -13,6 +13,7 @@
 #include "core/paths.hpp"
 #include "fleet/collect.hpp"
 #include "fleet/fleet.hpp"
+#include "kb/messages.hpp"
 #include "platform/terminal.hpp"
 #include "report/render_fleet.hpp"
 
@@ -115,7 +116,8 @@ Result<bool> take_output_option(std::vector<std::string>& srun_args, std::string
     std::optional<std::string> value;
     size_t taken = 1;
     if (arg == "-o" || arg == "--output") {
-      if (i + 1 == srun_args.size()) return make_error(arg + " needs a directory");
+      if (i + 1 == srun_args.size())
+        return kb::catalog_error("fleet.error.needs_directory", {{"option", arg}});
       value = srun_args[i + 1];
       taken = 2;
     } else if (arg.starts_with("--output=")) {
@@ -124,14 +126,13 @@ Result<bool> take_output_option(std::vector<std::string>& srun_args, std::string
       value = arg.substr(2);
     }
     if (!value) continue;
-    if (!out_dir.empty()) return make_error("-o DIR is given twice");
+    if (!out_dir.empty()) return kb::catalog_error("fleet.error.output_twice");
     out_dir = *value;
     srun_args.erase(srun_args.begin() + static_cast<std::ptrdiff_t>(i),
                     srun_args.begin() + static_cast<std::ptrdiff_t>(i + taken));
     --i;
   }
-  if (out_dir.empty())
-    return make_error("fleet collect needs -o DIR, the directory for the snapshots");
+  if (out_dir.empty()) return kb::catalog_error("fleet.error.needs_output");
   return true;
 }
 

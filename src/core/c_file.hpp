@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstring>
 #include <string>
+#include <system_error>
 
 #include "core/result.hpp"
 
@@ -36,6 +37,19 @@ inline Error open_error(int error) {
       return keyed_error(describe_open_error(error), "error.os.other",
                          {{"detail", describe_open_error(error)}});
   }
+}
+
+// A filesystem error_code the same way (std::errc conditions hold on Windows too).
+inline Error filesystem_error(const std::error_code& error) {
+  if (error == std::errc::no_such_file_or_directory)
+    return keyed_error(error.message(), "error.os.no_such_file");
+  if (error == std::errc::permission_denied)
+    return keyed_error(error.message(), "error.os.permission_denied");
+  if (error == std::errc::not_a_directory)
+    return keyed_error(error.message(), "error.os.not_directory");
+  if (error == std::errc::is_a_directory)
+    return keyed_error(error.message(), "error.os.is_directory");
+  return keyed_error(error.message(), "error.os.other", {{"detail", error.message()}});
 }
 
 }  // namespace gpuvet

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <system_error>
 
+#include "core/c_file.hpp"
 #include "core/text.hpp"
 
 namespace gpuvet::paths {
@@ -62,28 +63,29 @@ std::string from_fs(const std::filesystem::path& path) {
 Result<std::string> read_file(const std::string& path, size_t max_bytes) {
   std::error_code ec;
   const auto fs_path = to_fs(path);
-  if (std::filesystem::is_directory(fs_path, ec))
-    return make_error(fmt::format("{}: is a directory", path));
+  if (std::filesystem::is_directory(fs_path, ec)) return in_file(open_error(EISDIR), path);
   std::ifstream in(fs_path, std::ios::binary);
-  if (!in) return make_error(fmt::format("{}: {}", path, std::strerror(errno)));
+  if (!in) return in_file(open_error(errno), path);
   std::string bytes;
   char buffer[65536];
   while (in.read(buffer, sizeof buffer) || in.gcount() > 0) {
     bytes.append(buffer, static_cast<size_t>(in.gcount()));
     if (bytes.size() > max_bytes) {
-      return make_error(fmt::format("{}: larger than {} bytes", path, max_bytes));
+      return in_file(keyed_error(fmt::format("larger than {} bytes", max_bytes),
+                                 "error.file_too_large", {{"size", std::to_string(max_bytes)}}),
+                     path);
     }
   }
-  if (in.bad()) return make_error(fmt::format("{}: read error", path));
+  if (in.bad()) return in_file(keyed_error("read error", "error.os.read_error"), path);
   return bytes;
 }
 
 Result<bool> write_file(const std::string& path, std::string_view bytes) {
   std::ofstream out(to_fs(path), std::ios::binary | std::ios::trunc);
-  if (!out) return make_error(fmt::format("{}: {}", path, std::strerror(errno)));
+  if (!out) return in_file(open_error(errno), path);
   out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
   out.flush();
-  if (!out) return make_error(fmt::format("{}: write failed", path));
+  if (!out) return in_file(keyed_error("write failed", "error.os.write_failed"), path);
   return true;
 }
 

@@ -63,6 +63,11 @@ inline Error keyed_error(std::string english, std::string key, ErrorArgs args = 
 
 // `error` met in `file`: "file: message" (error.in_file).
 inline Error in_file(Error error, const std::string& file) {
+  // A keyless centre (a system's message) stays as it is, inside the translated context.
+  if (error.key.empty()) {
+    error.key = "common.verbatim";
+    error.args = {{"text", error.message}};
+  }
   error.message = file + ": " + error.message;
   error.context.push_back({"error.in_file", {{"file", file}}});
   return error;

@@ -10,6 +10,7 @@
 #include "fix/journal.hpp"
 #include "fix/script_lines.hpp"
 #include "fix/target_files.hpp"
+#include "kb/messages.hpp"
 
 namespace gpuvet::fix {
 
@@ -46,7 +47,7 @@ Result<std::string> source_bytes(const std::string& source) {
   for (const auto& entry : archive->entries()) {
     if (entry.name == name) return archive->read(entry, kMaxTargetBytes);
   }
-  return Error{source + ": no such entry"};
+  return in_file(kb::catalog_error("fix.error.no_such_entry"), source);
 }
 
 // A copy (or a link) replaces what the plan saw there: the same file by checksum, or nothing.
@@ -79,7 +80,7 @@ Result<std::string> bytes_after(const Action& action) {
   }
   if (!*now || !action.line) return changed;
   auto text = decode_script(**now);
-  if (!text) return Error{action.target + ": not text gpuvet can write back as it was"};
+  if (!text) return in_file(kb::catalog_error("fix.error.not_text"), action.target);
   std::string out;
   size_t number = 0;
   bool replaced = false;
@@ -105,12 +106,13 @@ Result<bool> still_as_planned(const Action& action) {
   } else if (action.kind == ActionKind::move_file) {
     auto state = inspect_target(action.target);
     if (!state) return state.error();
-    if (!state->exists) return Error{action.target + ": is no longer there"};
+    if (!state->exists) return in_file(kb::catalog_error("fix.error.gone"), action.target);
   } else {
     auto now = read_registry_text(action.target, action.value_name);
     if (!now) return now.error();
     if (*now != action.old_value) {
-      return Error{action.target + "/" + action.value_name + ": changed since gpuvet read it"};
+      return in_file(kb::catalog_error("fix.error.changed"),
+                     action.target + "/" + action.value_name);
     }
   }
   return true;
@@ -206,8 +208,8 @@ Result<bool> restore(const JournalAction& j, EntryWriter& writer, size_t index,
     auto bytes = paths::read_file(writer.inside(*j.original), kMaxTargetBytes);
     if (!bytes) return bytes.error();
     if (j.original_sum && checksum_of(*bytes) != *j.original_sum) {
-      return Error{fmt::format("the journal's copy of {} is damaged ({})", j.target,
-                               writer.inside(*j.original))};
+      return kb::catalog_error("fix.error.copy_damaged",
+                               {{"target", j.target}, {"copy", writer.inside(*j.original)}});
     }
     // A link gpuvet made goes into the entry first: nothing is written through it.
     if (keep_current || j.link_to) {
@@ -309,8 +311,8 @@ Result<std::string> apply_fixes(const std::vector<const Fix*>& fixes, const std:
     take_back(writer, kept);
     writer.entry().undone = stamp;
     (void)writer.save();
-    return Error{fmt::format("{}; the {} action(s) made before it were taken back (entry {})",
-                             error.message, made, writer.entry().id)};
+    return kb::within(error, "fix.error.taken_back",
+                      {{"count", std::to_string(made)}, {"id", writer.entry().id}});
   };
   for (size_t i = 0; i < actions.size(); ++i) {
     std::string result;
@@ -331,7 +333,7 @@ Result<UndoOutcome> undo_entry(const std::string& journal, const std::string& id
   auto entry = read_entry(journal, id);
   if (!entry) return entry.error();
   if (entry->undone)
-    return Error{fmt::format("entry {} was undone already ({})", id, *entry->undone)};
+    return kb::catalog_error("fix.error.undone_already", {{"id", id}, {"when", *entry->undone}});
   EntryWriter writer(journal, std::move(*entry));
   auto& actions = writer.entry().actions;
   std::vector<bool> changed(actions.size(), false);
@@ -364,8 +366,8 @@ Result<UndoOutcome> undo_entry(const std::string& journal, const std::string& id
     auto restored = restore(actions[i], writer, i, outcome.kept_aside, changed[i]);
     if (!restored) {
       (void)writer.save();
-      return Error{fmt::format("undo of entry {} stopped at {}: {}", id, actions[i].target,
-                               restored.error().message)};
+      return kb::within(restored.error(), "fix.error.undo_stopped",
+                        {{"id", id}, {"target", actions[i].target}});
     }
     actions[i].done = false;
     outcome.restored.push_back(actions[i].value_name.empty()
@@ -384,7 +386,7 @@ Result<std::string> last_undoable_entry(const std::string& journal) {
     if (!it->entry) return it->entry.error();
     if (!it->entry->undone) return it->id;
   }
-  return Error{"nothing to undo: every journal entry is undone (gpuvet undo --list)"};
+  return kb::catalog_error("fix.error.nothing_to_undo");
 }
 
 }  // namespace gpuvet::fix

@@ -5,11 +5,13 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "core/c_file.hpp"
 #include "core/paths.hpp"
 #include "core/text.hpp"
 #include "core/version.hpp"
 #include "core/zip_reader.hpp"
 #include "fix/target_files.hpp"
+#include "kb/messages.hpp"
 #include "kb/queries.hpp"
 #include "probes/probes.hpp"
 
@@ -48,9 +50,9 @@ Result<std::vector<std::pair<std::string, std::optional<std::string>>>> folder_f
   std::error_code error;
   const auto root = paths::to_fs(folder);
   auto it = std::filesystem::recursive_directory_iterator(root, error);
-  if (error) return Error{folder + ": " + error.message()};
+  if (error) return in_file(filesystem_error(error), folder);
   for (; it != std::filesystem::recursive_directory_iterator(); it.increment(error)) {
-    if (error) return Error{folder + ": " + error.message()};
+    if (error) return in_file(filesystem_error(error), folder);
     const auto status = it->symlink_status(error);
     // lexically: relative() would follow the links this wants to keep.
     const std::string relative = paths::from_fs(it->path().lexically_relative(root));
@@ -59,7 +61,9 @@ Result<std::vector<std::pair<std::string, std::optional<std::string>>>> folder_f
     } else if (std::filesystem::is_regular_file(status)) {
       out.emplace_back(relative, std::nullopt);
     }
-    if (out.size() > 100000) return Error{folder + ": too many files for a cuDNN archive"};
+    if (out.size() > 100000) {
+      return in_file(kb::catalog_error("fix.error.too_many_files", {{"limit", "100000"}}), folder);
+    }
   }
   return out;
 }
@@ -86,7 +90,7 @@ Result<Source> read_source(const std::string& from) {
   std::vector<SourceFile> all;
   std::optional<zip::Archive> archive;
   const auto state = inspect_target(from);
-  if (!state || !state->exists) return Error{from + ": no such file or folder"};
+  if (!state || !state->exists) return in_file(kb::catalog_error("error.os.no_such_file"), from);
   if (text::to_lower(source.name).ends_with(".zip")) {
     auto opened = zip::Archive::open(from);
     if (!opened) return opened.error();
@@ -105,8 +109,7 @@ Result<Source> read_source(const std::string& from) {
     }
   }
   const auto root = root_of(names);
-  if (!root)
-    return Error{from + ": no include/cudnn_version.h or include/cudnn.h: not a cuDNN archive"};
+  if (!root) return in_file(kb::catalog_error("fix.error.not_cudnn_archive"), from);
   source.name += " " + *root;
   for (auto& file : all) {
     if (!file.relative.starts_with(*root)) continue;

@@ -6,9 +6,11 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
+#include "core/c_file.hpp"
 #include "core/new_file.hpp"
 #include "core/paths.hpp"
 #include "core/text.hpp"
+#include "kb/messages.hpp"
 
 namespace gpuvet::fix {
 
@@ -150,14 +152,14 @@ std::string entry_directory(const std::string& journal, const std::string& id) {
 Result<JournalEntry> read_entry(const std::string& journal, const std::string& id) {
   const std::string file = paths::join(entry_directory(journal, id), kEntryFile);
   auto bytes = paths::read_file(file, kMaxEntryBytes);
-  if (!bytes)
-    return Error{fmt::format("journal entry {} is unreadable: {}", id, bytes.error().message)};
+  if (!bytes) return kb::within(bytes.error(), "fix.error.entry_unreadable", {{"id", id}});
   try {
     JournalEntry entry = entry_from(json::parse(*bytes));
     if (entry.id != id) throw std::runtime_error("its id says " + entry.id);
     return entry;
   } catch (const std::exception& e) {
-    return Error{fmt::format("journal entry {} is corrupt ({}): {}", id, file, e.what())};
+    return kb::catalog_error("fix.error.entry_corrupt",
+                             {{"id", id}, {"file", file}, {"reason", e.what()}});
   }
 }
 
@@ -181,7 +183,10 @@ Result<std::vector<ListedEntry>> list_entries(const std::string& journal) {
     std::error_code ignored;
     if (item.is_directory(ignored)) ids.push_back(paths::from_fs(item.path().filename()));
   }
-  if (error) return Error{fmt::format("cannot read the journal {}: {}", journal, error.message())};
+  if (error) {
+    return kb::within(filesystem_error(error), "fix.error.journal_unreadable",
+                      {{"journal", journal}});
+  }
   std::sort(ids.begin(), ids.end());
   for (const auto& id : ids)
     out.push_back({id, read_entry(journal, id)});

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <thread>
 
+#include "core/c_file.hpp"
 #include "core/paths.hpp"
 #include "fleet/collect_record.hpp"
 #include "fleet/fleet.hpp"
@@ -32,11 +33,7 @@ std::string stem_of(std::string name) {
 }
 
 Error unreadable_directory(const std::string& dir, const std::error_code& error) {
-  const Error cause =
-      error == std::errc::no_such_file_or_directory
-          ? kb::catalog_error("error.os.no_such_file")
-          : keyed_error(error.message(), "error.os.other", {{"detail", error.message()}});
-  return kb::within(cause, "fleet.error.cannot_read_dir", {{"dir", dir}});
+  return kb::within(filesystem_error(error), "fleet.error.cannot_read_dir", {{"dir", dir}});
 }
 
 Result<std::vector<fs::path>> snapshot_files(const std::string& dir) {
@@ -62,16 +59,20 @@ Node diagnose_file(const fs::path& path, const kb::Kb& kb, const kb::Messages& m
   const std::string stem = stem_of(paths::from_fs(path.filename()));
   try {
     auto snapshot = sys::load_snapshot_file(source);
-    if (!snapshot) return unreadable_node(stem, source, snapshot.error().message, true);
+    if (!snapshot)
+      return unreadable_node(stem, source, kb::render_error(snapshot.error(), messages), true);
     const std::string host = snapshot->host.hostname.value_or(stem);
     const sys::ReplaySystem system(std::move(*snapshot));
     auto diagnosed = pipeline::diagnose(system, kb, messages);
-    if (!diagnosed) return unreadable_node(host, source, diagnosed.error().message, true);
+    if (!diagnosed)
+      return unreadable_node(host, source, kb::render_error(diagnosed.error(), messages), true);
     return node_of(*diagnosed, host, source);
   } catch (const std::exception& e) {
     // Memory exhausted by one file is that node's problem, not the whole report's.
-    return unreadable_node(stem, source, fmt::format("cannot diagnose {}: {}", source, e.what()),
-                           true);
+    return unreadable_node(
+        stem, source,
+        messages.text("fleet.text.cannot_diagnose", {{"file", source}, {"reason", e.what()}}),
+        true);
   }
 }
 
@@ -118,8 +119,9 @@ Result<Report> report_dir(const std::string& dir, const kb::Kb& kb, const kb::Me
     // A node the collector could not reach is a row: dropping it would hide a broken node.
     for (const CollectedNode& node : record->nodes) {
       if (node.status == CollectStatus::ok) continue;
-      report.nodes.push_back(unreadable_node(node.node, record_path,
-                                             fmt::format("not collected: {}", node.reason), false));
+      report.nodes.push_back(unreadable_node(
+          node.node, record_path,
+          messages.text("fleet.text.not_collected", {{"reason", node.reason}}), false));
     }
   }
   compare(report);

@@ -5,6 +5,7 @@
 
 #include "core/text.hpp"
 #include "core/version.hpp"
+#include "kb/messages.hpp"
 #include "kb/queries.hpp"
 #include "python/metadata.hpp"
 
@@ -63,8 +64,8 @@ Result<Spec> parse_spec(std::string_view text, const kb::Kb& kb) {
   spec.framework = find(name);
   if (!spec.framework) spec.framework = by_distribution(name, kb);
   if (!spec.framework) {
-    return make_error(
-        fmt::format("unknown framework \"{}\" (one of: {})", text::to_lower(name), family_list()));
+    return kb::catalog_error("plan.error.unknown_framework",
+                             {{"name", text::to_lower(name)}, {"known", family_list()}});
   }
   if (eq != std::string_view::npos) {
     const std::string v(text::trim(text.substr(eq + 2)));

@@ -135,15 +135,16 @@ Result<bool> StepWriter::toolkit_step() {
   const std::string what = exact.empty() ? label : label + " (" + exact + ")";
   const std::string title = text("plan.step.toolkit", {{"cuda", what}, {"folder", folder_}});
   if (windows()) {
-    add(title, {shell::comment(fmt::format("{} -> CUDA Toolkit {}, Windows, exe (local)",
-                                           kToolkitArchive, label)),
+    add(title, {shell::comment(text("plan.note.toolkit_menu.windows",
+                                    {{"archive", kToolkitArchive}, {"label", label}})),
                 shell::comment(text("plan.note.default_folder", {{"folder", folder_}}))});
   } else {
+    const std::string menu =
+        o_.platform == "wsl2" ? "plan.note.toolkit_menu.wsl2" : "plan.note.toolkit_menu.linux";
     add(title,
-        {fmt::format("# {} -> CUDA Toolkit {}, {}", kToolkitArchive, label,
-                     o_.platform == "wsl2" ? "Linux, WSL-Ubuntu (it has no driver)" : "Linux"),
-         fmt::format("sudo sh cuda_{}_*_linux.run --toolkit --silent   # runfile: toolkit only",
-                     exact.empty() ? cuda_ : exact)});
+        {"# " + text(menu, {{"archive", kToolkitArchive}, {"label", label}}),
+         fmt::format("sudo sh cuda_{}_*_linux.run --toolkit --silent   # {}",
+                     exact.empty() ? cuda_ : exact, text("plan.note.runfile_toolkit_only"))});
   }
   if (chosen) o_.build.sources.push_back("cuda_releases: " + chosen->get("source"));
   return true;

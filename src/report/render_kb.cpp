@@ -133,7 +133,8 @@ std::string rows_text(const KbAnswer& answer, const kb::Messages& m, const Paint
       }
       out += "  " + text::join(parts, " · ") + "\n";
       if (!row.get("notes").empty()) {
-        out += "    " + paint(row.get("notes"), fmt::emphasis::faint) + "\n";
+        out += "    " +
+               paint(m.text("kb.note", {{"notes", row.get("notes")}}), fmt::emphasis::faint) + "\n";
       }
       out += "    " +
              paint(m.text("common.source", {{"source", row.get("source")}}), fmt::emphasis::faint) +

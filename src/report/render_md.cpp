@@ -32,9 +32,12 @@ std::string severity_mark(Severity severity) {
 }  // namespace
 
 std::string render_md(const Report& report, const kb::Messages& m) {
+  // The colon sits outside the bold in Chinese: "**机器：**X" would not close its bold in
+  // CommonMark (a closing ** after punctuation must be followed by a space or punctuation).
   std::string out =
-      fmt::format("## {}\n\n**{}:** {} · {}\n\n", m.text("report.md.title"),
-                  m.text("report.md.machine"), describe_os(report.facts, m), report.tool);
+      fmt::format("## {}\n\n{}\n\n", m.text("report.md.title"),
+                  m.text("report.md.machine_line",
+                         {{"os", describe_os(report.facts, m)}, {"tool", report.tool}}));
   out += fmt::format("| {} | {} | {} |\n|---|---|---|\n", m.text("report.md.layer"),
                      m.text("report.md.status"), m.text("report.md.details"));
   for (Layer layer : kAllLayers) {
@@ -70,12 +73,19 @@ std::string render_md(const Report& report, const kb::Messages& m) {
   out += fmt::format("\n### {}\n\n", m.text("report.md.findings"));
   if (report.findings.empty()) out += m.text("report.md.none") + "\n";
   for (const auto& f : report.findings) {
-    out += fmt::format("- {} **{}** {} ({}): {}\n", severity_mark(f.severity),
-                       to_string(f.severity), code(f.id), to_string(f.layer), f.title);
+    out +=
+        fmt::format("- {} **{}** {}{}{}{}\n", severity_mark(f.severity),
+                    m.text(fmt::format("report.md.severity.{}", to_string(f.severity))), code(f.id),
+                    m.text("report.md.layer_mark",
+                           {{"layer", std::string(to_string(f.layer))},
+                            {"name", m.text(fmt::format("report.layer.{}", to_string(f.layer)))}}),
+                    m.text("cli.label.colon_text"), f.title);
     for (const auto& e : f.evidence)
-      out += fmt::format("  - {}: {}\n", m.text("report.md.evidence"), code(e));
+      out += fmt::format("  - {}{}{}\n", m.text("report.md.evidence"),
+                         m.text("cli.label.colon_text"), code(e));
     for (const auto& fix : f.fix)
-      out += fmt::format("  - {}: {}\n", m.text("report.md.fix"), fix);
+      out +=
+          fmt::format("  - {}{}{}\n", m.text("report.md.fix"), m.text("cli.label.colon_text"), fix);
   }
 
   out += fmt::format("\n### {}\n\n", m.text("report.md.verdict"));

@@ -67,21 +67,21 @@ std::string display_name(const std::string& family) {
 
 std::string summary_line(const plan::Option& o, const kb::Messages& m) {
   const plan::Build& b = o.build;
-  std::string line = fmt::format("{}, {}", o.platform, o.package_spec);
-  if (o.index_url) line += " (" + o.index_option + " " + *o.index_url + ")";
-  if (b.python_min && b.python_max) {
-    line += ", " + m.text("plan.text.python", {{"min", *b.python_min}, {"max", *b.python_max}});
-  }
-  line += ", " + (b.cuda ? "CUDA " + *b.cuda : m.text("plan.text.cuda_unknown"));
+  std::vector<std::string> parts = {o.platform, o.package_spec};
+  if (o.index_url) parts.back() += " (" + o.index_option + " " + *o.index_url + ")";
+  if (b.python_min && b.python_max)
+    parts.push_back(m.text("plan.text.python", {{"min", *b.python_min}, {"max", *b.python_max}}));
+  parts.push_back(b.cuda ? "CUDA " + *b.cuda : m.text("plan.text.cuda_unknown"));
   // A build without a cuDNN of its own (CuPy) says nothing about it unless its wheels bring one.
   if (b.cudnn) {
-    line += ", cuDNN " + *b.cudnn;
+    parts.push_back("cuDNN " + *b.cudnn);
   } else if (b.wheels_bring_cuda) {
-    line += ", cuDNN " + m.text("plan.text.cudnn_with_wheels");
+    parts.push_back("cuDNN " + m.text("plan.text.cudnn_with_wheels"));
   }
-  line += ", " + (o.min_driver ? m.text("plan.text.driver", {{"min", *o.min_driver}})
+  parts.push_back(o.min_driver ? m.text("plan.text.driver", {{"min", *o.min_driver}})
                                : m.text("plan.text.driver_unknown_min"));
-  if (!o.verified) line += " (" + m.text("plan.text.unverified_mark") + ")";
+  std::string line = text::join(parts, m.text("plan.text.separator"));
+  if (!o.verified) line += m.text("plan.text.unverified_mark");
   return line;
 }
 
@@ -89,7 +89,8 @@ std::string summary_line(const plan::Option& o, const kb::Messages& m) {
 std::string with_origin(const std::string& value, const std::string& origin,
                         const kb::Messages& m) {
   if (origin.empty()) return value;
-  return value + " (" + m.text("plan.text.origin." + origin) + ")";
+  return m.text("plan.text.with_origin",
+                {{"value", value}, {"origin", m.text("plan.text.origin." + origin)}});
 }
 
 std::string request_line(const plan::Request& r, const std::string& wish, const kb::Messages& m) {
@@ -214,13 +215,14 @@ std::string render_plan_text(const plan::Plan& plan, const kb::Messages& m, bool
     std::vector<std::string> unchecked;
     if (!r.compute_capability) unchecked.push_back(m.text("plan.text.unchecked_gpu"));
     if (!r.driver) unchecked.push_back(m.text("plan.text.unchecked_driver"));
-    out +=
-        " " + paint("✔", fmt::fg(fmt::terminal_color::green)) + " " +
-        (unchecked.empty()
-             ? m.text("plan.text.feasible", {{"wish", wish}, {"os", r.os}})
-             : m.text("plan.text.feasible_unchecked",
-                      {{"wish", wish}, {"os", r.os}, {"unchecked", text::join(unchecked, ", ")}})) +
-        "\n";
+    out += " " + paint("✔", fmt::fg(fmt::terminal_color::green)) + " " +
+           (unchecked.empty()
+                ? m.text("plan.text.feasible", {{"wish", wish}, {"os", r.os}})
+                : m.text("plan.text.feasible_unchecked",
+                         {{"wish", wish},
+                          {"os", r.os},
+                          {"unchecked", text::join(unchecked, m.text("cli.list_separator"))}})) +
+           "\n";
   }
   if (plan.outcome == plan::Outcome::unverified) {
     out += " " + paint("⚠", fmt::fg(fmt::terminal_color::yellow)) + " " +
@@ -282,13 +284,14 @@ std::string render_plan_md(const plan::Plan& plan, const kb::Messages& m) {
     std::vector<std::string> unchecked;
     if (!r.compute_capability) unchecked.push_back(m.text("plan.text.unchecked_gpu"));
     if (!r.driver) unchecked.push_back(m.text("plan.text.unchecked_driver"));
-    out +=
-        "✔ " +
-        (unchecked.empty()
-             ? m.text("plan.text.feasible", {{"wish", wish}, {"os", r.os}})
-             : m.text("plan.text.feasible_unchecked",
-                      {{"wish", wish}, {"os", r.os}, {"unchecked", text::join(unchecked, ", ")}})) +
-        "\n\n";
+    out += "✔ " +
+           (unchecked.empty()
+                ? m.text("plan.text.feasible", {{"wish", wish}, {"os", r.os}})
+                : m.text("plan.text.feasible_unchecked",
+                         {{"wish", wish},
+                          {"os", r.os},
+                          {"unchecked", text::join(unchecked, m.text("cli.list_separator"))}})) +
+           "\n\n";
   }
   if (plan.outcome == plan::Outcome::unverified) {
     out += "⚠ " + m.text("plan.text.unverified", {{"wish", wish}, {"os", r.os}}) + "\n\n";
@@ -296,7 +299,8 @@ std::string render_plan_md(const plan::Plan& plan, const kb::Messages& m) {
   if (!plan.blockers.empty()) {
     out += fmt::format("### {}\n\n", m.text("plan.md.blockers"));
     for (const auto& b : plan.blockers)
-      out += fmt::format("- ✖ {} ({})\n", md::line(b.why), md::code(b.id));
+      out += "- ✖ " +
+             m.text("plan.md.blocker", {{"why", md::line(b.why)}, {"id", md::code(b.id)}}) + "\n";
     out += "\n";
   }
   if (!plan.options.empty()) {

@@ -92,10 +92,10 @@ void render_layer(std::string& out, const Report& report, Layer layer, const kb:
   for (const auto& line : facts) {
     start_line();
     // A GPU build whose only way to the GPU passes through an error below says so.
-    const std::string blocked =
-        line.present && !line.env.empty()
-            ? text::join(checks::errors_blocking(report.findings, line.env), ", ")
-            : std::string();
+    const std::string blocked = line.present && !line.env.empty()
+                                    ? text::join(checks::errors_blocking(report.findings, line.env),
+                                                 m.text("cli.list_separator"))
+                                    : std::string();
     if (!blocked.empty()) {
       out += paint(symbol_of(Severity::error), style_of(Severity::error)) + " " +
              m.text("report.framework_blocked", {{"line", line.text}, {"ids", blocked}}) + "\n";
@@ -125,11 +125,16 @@ void render_verdict(std::string& out, const Report& report, const kb::Messages& 
     std::vector<std::string> rest;
     for (size_t i = 1; i < to_fix.size(); ++i) {
       const Finding& next = *to_fix[i];
+      const std::string item = m.text("report.then_item", {{"id", next.id}, {"title", next.title}});
       rest.push_back(next.follows_from
-                         ? m.text("report.follows", {{"id", next.id}, {"root", *next.follows_from}})
-                         : next.id);
+                         ? m.text("report.follows", {{"id", item}, {"root", *next.follows_from}})
+                         : item);
     }
-    if (!rest.empty()) out += " " + m.text("report.then", {{"ids", text::join(rest, ", ")}}) + "\n";
+    if (!rest.empty()) {
+      out += " " +
+             m.text("report.then", {{"ids", text::join(rest, m.text("report.then_separator"))}}) +
+             "\n";
+    }
   }
   out += " " +
          m.text("report.counts", {{"errors", std::to_string(report.summary.errors)},

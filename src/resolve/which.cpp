@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "kb/messages.hpp"
 #include "resolve/search_list.hpp"
 #include "system/real_path.hpp"
 
@@ -313,7 +314,7 @@ void Walk::finish() {
 Result<std::optional<Loader>> read_loader(const sys::System& system,
                                           const std::optional<std::string>& from) {
   if (!from) return std::optional<Loader>();
-  if (!system.file_info(*from)) return make_error(fmt::format("{}: No such file", *from));
+  if (!system.file_info(*from)) return in_file(kb::catalog_error("error.os.no_such_file"), *from);
   auto elf = system.elf_info(*from);
   if (!elf) return elf.error();
   return std::optional<Loader>(Loader{*from, std::move(*elf)});
