@@ -93,6 +93,21 @@ TEST(Untranslated, UsageErrorsAndBadInput) {
   }
 }
 
+// Global options given before the verb reach every verb, the ones without output words too.
+TEST(Untranslated, EveryVerbTakesTheLanguageBeforeIt) {
+  testing::TempDir dir;
+  for (const std::string& args : {"--lang zh --no-color snapshot -o " + dir.path() + "/s.json",
+                                  std::string("--lang zh --no-color completion bash"),
+                                  "--lang zh snapshot -o " + dir.path() + "/missing/s.json"}) {
+    const auto run = run_gpuvet(args);
+    EXPECT_EQ(run.err.find("不接受"), std::string::npos) << args << ": " << run.err;
+    EXPECT_TRUE(untranslated_sentences(run.err).empty()) << args << ": " << run.err;
+  }
+  EXPECT_EQ(run_gpuvet("--lang zh --no-color snapshot -o " + dir.path() + "/t.json").status, 0);
+  EXPECT_EQ(run_gpuvet("--lang zh completion bash").status, 0);
+  EXPECT_EQ(run_gpuvet("--lang zh snapshot -o " + dir.path() + "/missing/s.json").status, 2);
+}
+
 TEST(Untranslated, CheckOfEveryScenario) {
   const std::string scenarios = std::string(GPUVET_SOURCE_DIR) + "/tests/scenarios";
   for (const auto& entry : std::filesystem::directory_iterator(scenarios)) {

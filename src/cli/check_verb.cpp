@@ -110,8 +110,10 @@ VerbRun declare_check(CLI::App& command) {
 
 VerbRun declare_snapshot(CLI::App& command) {
   auto output = std::make_shared<std::string>();
+  auto language = std::make_shared<CommonOptions>();
   command.add_option("-o,--output", *output)->type_name("FILE");
-  return [output] { return run_snapshot(*output); };
+  add_language_options(command, *language);
+  return [output, language] { return run_snapshot(*output); };
 }
 
 }  // namespace gpuvet::cli

@@ -102,6 +102,10 @@ kb::Lang lang_from_environment() {
 
 void add_common_options(CLI::App& command, CommonOptions& options) {
   command.add_option("--kb", options.kb_dir)->type_name("DIR");
+  add_language_options(command, options);
+}
+
+void add_language_options(CLI::App& command, CommonOptions& options) {
   command.add_option("--lang", options.lang)
       ->check(CLI::IsMember({"en", "zh"}))
       ->option_text("en|zh");

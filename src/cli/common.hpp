@@ -56,6 +56,10 @@ struct CommonOptions {
   bool no_color = false;
 };
 void add_common_options(CLI::App& command, CommonOptions& options);
+// --lang and --no-color alone, for the verbs without a knowledge base (snapshot, completion): a
+// global option given before any verb is accepted by all of them (CONTRACTS.md). The language of
+// their errors is set from the arguments before the verb runs (app.cpp).
+void add_language_options(CLI::App& command, CommonOptions& options);
 // --format text|json|md and --json (the same as --format json), as every verb with formats takes.
 void add_format_options(CLI::App& command, std::string& format, bool& json);
 

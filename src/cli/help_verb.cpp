@@ -94,6 +94,7 @@ VerbRun declare_help(CLI::App& command) {
 
 VerbRun declare_completion(CLI::App& command) {
   auto shell = std::make_shared<std::string>();
+  auto language = std::make_shared<CommonOptions>();
   std::string shells;
   for (const std::string& name : completion_shells())
     shells += (shells.empty() ? "" : "|") + name;
@@ -101,8 +102,9 @@ VerbRun declare_completion(CLI::App& command) {
       ->required()
       ->check(CLI::IsMember(completion_shells()))
       ->option_text(shells);
+  add_language_options(command, *language);
   const CLI::App* root = command.get_parent();
-  return [shell, root] {
+  return [shell, root, language] {
     auto script = completion_script(*shell, describe_command_line(*root), framework_names());
     if (!script) return fail(script.error());
     print(*script);
