@@ -226,7 +226,18 @@ std::string scrub_text(std::string_view input, std::string_view marker) {
   std::string out = replace_group(input, url_credentials, 1, marker, always);
   out = replace_group(out, channel_token, 1, marker, always);
   out = replace_group(out, json_member, 2, marker, secret_key);
-  out = replace_group(out, key_value, 2, marker, secret_key);
+  // A path's last component before ": message" names a file, not a key: "/etc/passwd: not an
+  // ELF file" and "C:\\Users\\me\\secrets.json: No such file" keep their words.
+  const std::string keyed = out;
+  const auto secret_key_not_in_path = [&keyed, &secret_key](const auto& match) {
+    const size_t at = static_cast<size_t>(match[1].data() - keyed.data());
+    // After '.', too: a key with a dot inside starts before it, so this one follows a separator
+    // (/home/me/.git-credentials).
+    if (at > 0 && (keyed[at - 1] == '/' || keyed[at - 1] == '\\' || keyed[at - 1] == '.'))
+      return false;
+    return secret_key(match);
+  };
+  out = replace_group(keyed, key_value, 2, marker, secret_key_not_in_path);
   for (const auto& shape : token_shapes()) {
     re2::RE2::GlobalReplace(&out, *shape, re2::StringPiece(marker.data(), marker.size()));
   }

@@ -97,6 +97,17 @@ TEST(RedactScrubValue, LeavesPlainValuesUnchanged) {
   }
 }
 
+// A file named like a secret, followed by what went wrong with it, is a path and a message.
+TEST(RedactScrubValue, AFileNamedLikeASecretIsNoKey) {
+  for (const char* text : {"/etc/passwd: not an ELF file",
+                           "C:\\Users\\me\\secrets.json: No such file or directory",
+                           "/home/me/.git-credentials: Permission denied"}) {
+    EXPECT_EQ(redact::scrub_value(text), text);
+  }
+  EXPECT_EQ(redact::scrub_value("passwd: hunter2").find("hunter2"), std::string::npos);
+  EXPECT_EQ(redact::scrub_value("run --password=hunter2 /etc").find("hunter2"), std::string::npos);
+}
+
 TEST(RedactScrubValue, IsIdempotent) {
   for (const char* value : {"https://alice:s3cr3t@proxy.example.com:8080/x", "https://token@host",
                             "http://u1:p1@a/one;https://u2:p2@b/two", "/usr/bin:/bin",
