@@ -208,8 +208,17 @@ TEST(Untranslated, WhichOnSnapshotsAndHere) {
   }
   const auto here = run_gpuvet("--lang zh --no-color which libcudnn.so.9 libcuda.so.1 libc.so.6");
   expect_chinese("which here", here.out + here.err);
-  const auto from = run_gpuvet("--lang zh which libc.so.6 --from /nonexistent/module.so");
-  expect_chinese("which --from missing", from.out + from.err);
+  testing::TempDir dir;
+  const std::string truncated = dir.file("truncated.so", std::string("\x7f"
+                                                                     "ELF\x02\x01\x01",
+                                                                     7));
+  const std::string text = dir.file("text.so", "just text, not a library\n");
+  for (const std::string& module :
+       {std::string("/nonexistent/module.so"), dir.path(), truncated, text}) {
+    const auto from = run_gpuvet("--lang zh which libc.so.6 --from " + module);
+    EXPECT_EQ(from.status, 2) << module;
+    expect_chinese("which --from " + module, from.out + from.err);
+  }
 }
 
 TEST(Untranslated, FixPlansOfEveryScenario) {

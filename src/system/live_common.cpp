@@ -4,6 +4,8 @@
 
 #include <utility>
 
+#include "kb/messages.hpp"
+
 namespace gpuvet::sys {
 
 NativeAnswerCache::NativeAnswerCache(const LiveOptions& options) {
@@ -71,6 +73,14 @@ Result<std::string> whole_text(const std::string& path, Result<std::string> pref
     return make_error(fmt::format("{}: larger than {} bytes", path, kMaxTextBytes));
   }
   return prefix;
+}
+
+Error not_a_regular_file(const std::string& path) {
+  return in_file(kb::catalog_error("error.os.not_regular_file"), path);
+}
+
+Error unreadable_binary(Error error, const std::string& path) {
+  return in_file(kb::within(std::move(error), "binary.error.unreadable"), path);
 }
 
 }  // namespace gpuvet::sys

@@ -79,4 +79,10 @@ ProgramOutput program_output(const platform::ChildOutcome& run);
 // that just fits.
 Result<std::string> whole_text(const std::string& path, Result<std::string> prefix);
 
+// "path: not a regular file" (a directory, FIFO, device or console), in the catalogs' words.
+Error not_a_regular_file(const std::string& path);
+// What a binary reader (ELF, PE) said, inside "path: …" and binary.error.unreadable, whose
+// Chinese quotes the reader's own words.
+Error unreadable_binary(Error error, const std::string& path);
+
 }  // namespace gpuvet::sys

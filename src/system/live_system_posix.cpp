@@ -191,7 +191,7 @@ class LivePosixSystem final : public System {
     if (fd.get() < 0) return make_error(error_text(path));
     struct stat s {};
     if (fstat(fd.get(), &s) != 0 || !S_ISREG(s.st_mode)) {
-      return make_error(fmt::format("{}: not a regular file", path));
+      return not_a_regular_file(path);
     }
     std::string content;
     char buffer[16384];
@@ -214,11 +214,11 @@ class LivePosixSystem final : public System {
     if (fd.get() < 0) return make_error(error_text(path));
     struct stat s {};
     if (fstat(fd.get(), &s) != 0 || !S_ISREG(s.st_mode)) {
-      return make_error(fmt::format("{}: not a regular file", path));
+      return not_a_regular_file(path);
     }
     const PreadByteSource source(fd.get(), static_cast<std::uint64_t>(s.st_size));
     auto answer = reader(source);
-    if (!answer) return make_error(fmt::format("{}: {}", path, answer.error().message));
+    if (!answer) return unreadable_binary(answer.error(), path);
     return answer;
   }
 

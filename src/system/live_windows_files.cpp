@@ -12,6 +12,7 @@
 #include "core/win32_text.hpp"
 #include "system/elf_reader.hpp"
 #include "system/gpu_code_reader.hpp"
+#include "system/live_common.hpp"
 #include "system/live_windows_internal.hpp"
 
 namespace gpuvet::sys::windows {
@@ -114,7 +115,7 @@ bool is_device_path(std::string_view path) {
 // Opens a regular file for reading: sharing everything so that a file another program has open
 // still reads, and checked to be a file on disk (not a directory, console, pipe or device).
 Result<File> open_regular(const std::string& path) {
-  if (is_device_path(path)) return make_error(fmt::format("{}: not a regular file", path));
+  if (is_device_path(path)) return not_a_regular_file(path);
   File file(CreateFileW(win32::native_path(path).c_str(), GENERIC_READ,
                         FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, nullptr,
                         OPEN_EXISTING, FILE_FLAG_BACKUP_SEMANTICS, nullptr));
@@ -122,7 +123,7 @@ Result<File> open_regular(const std::string& path) {
   BY_HANDLE_FILE_INFORMATION info{};
   if (GetFileType(file.get()) != FILE_TYPE_DISK || !GetFileInformationByHandle(file.get(), &info) ||
       (info.dwFileAttributes & FILE_ATTRIBUTE_DIRECTORY)) {
-    return make_error(fmt::format("{}: not a regular file", path));
+    return not_a_regular_file(path);
   }
   return file;
 }
@@ -259,7 +260,7 @@ Result<Answer> read_binary(const std::string& path, Result<Answer> (*reader)(con
   if (!GetFileSizeEx(file->get(), &size)) return make_error(last_error(path));
   const HandleByteSource source(file->get(), static_cast<std::uint64_t>(size.QuadPart));
   auto answer = reader(source);
-  if (!answer) return make_error(fmt::format("{}: {}", path, answer.error().message));
+  if (!answer) return unreadable_binary(answer.error(), path);
   return answer;
 }
 
