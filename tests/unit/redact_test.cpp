@@ -99,9 +99,9 @@ TEST(RedactScrubValue, LeavesPlainValuesUnchanged) {
 
 // A file named like a secret, followed by what went wrong with it, is a path and a message.
 TEST(RedactScrubValue, AFileNamedLikeASecretIsNoKey) {
-  for (const char* text : {"/etc/passwd: not an ELF file",
-                           "C:\\Users\\me\\secrets.json: No such file or directory",
-                           "/home/me/.git-credentials: Permission denied"}) {
+  for (const char* text :
+       {"/etc/passwd: not an ELF file", "C:\\Users\\me\\secrets.json: No such file or directory",
+        "/home/me/.git-credentials: Permission denied"}) {
     EXPECT_EQ(redact::scrub_value(text), text);
   }
   EXPECT_EQ(redact::scrub_value("passwd: hunter2").find("hunter2"), std::string::npos);
