@@ -59,6 +59,9 @@ TEST(Untranslated, UsageErrorsAndBadInput) {
   const std::string wrong = dir.file("wrong.json", "{\"schema\": \"something/1\"}");
   const std::string no_schema = dir.file("none.json", "{\"host\": {}}");
   const std::string bad_gzip = dir.file("bad.json.gz", std::string("\x1f\x8b\x08\x00garbage", 12));
+  std::filesystem::create_directories(dir.path() + "/kb-empty");
+  std::filesystem::create_directories(dir.path() + "/kb-broken");
+  dir.file("kb-broken/gpus.csv", "name,compute_capability\nRTX 3060\n");
   for (const std::string& args : {std::string("chek"),
                                   std::string("check --jsn"),
                                   std::string("check --bogus"),
@@ -86,7 +89,10 @@ TEST(Untranslated, UsageErrorsAndBadInput) {
                                   std::string("undo ../x"),
                                   std::string("fix --apply nosuch --yes"),
                                   std::string("fix cudnn-install"),
-                                  std::string("fix --toolkit x")}) {
+                                  std::string("fix --toolkit x"),
+                                  std::string("--kb /nonexistent kb gpu x"),
+                                  "--kb " + dir.path() + "/kb-empty kb gpu x",
+                                  "--kb " + dir.path() + "/kb-broken kb gpu x"}) {
     const auto run = run_gpuvet("--lang zh " + args);
     EXPECT_EQ(run.status, 2) << args << ": " << run.err;
     EXPECT_TRUE(untranslated_sentences(run.err).empty()) << args << ": " << run.err;

@@ -6,9 +6,11 @@
 #include <filesystem>
 #include <system_error>
 
+#include "core/c_file.hpp"
 #include "core/paths.hpp"
 #include "core/text.hpp"
 #include "kb/embedded.hpp"
+#include "kb/messages.hpp"
 #include "kb/sources.hpp"
 
 namespace gpuvet::kb {
@@ -98,12 +100,14 @@ Result<bool> Kb::parse_all() const {
   return true;
 }
 
+// The overlay's errors are worded by the catalog: the embedded knowledge base, and with it the
+// catalog, is loaded before any overlay is read.
 Result<Kb> Kb::overlaid_with(const std::string& directory) const {
   namespace fs = std::filesystem;
   std::error_code ec;
   const fs::path root = paths::to_fs(directory);
   if (!fs::is_directory(root, ec)) {
-    return make_error(fmt::format("{}: not a directory (--kb wants a copy of data/)", directory));
+    return in_file(catalog_error("kb.error.not_a_directory"), directory);
   }
   Kb kb = *this;
   bool found = false;
@@ -116,19 +120,18 @@ Result<Kb> Kb::overlaid_with(const std::string& directory) const {
     if (!contents) return contents.error();
     if (relative == "VERSION") {
       auto version = version_of(*contents, file);
-      if (!version) return version.error();
+      if (!version) return within(version.error(), "kb.error.unusable_file");
       kb.version_ = *version;
       continue;
     }
     auto table = parse_table(*contents, file);
-    if (!table) return table.error();
+    if (!table) return within(table.error(), "kb.error.unusable_file");
     kb.tables_.insert_or_assign(relative.substr(0, relative.size() - 4),
                                 parsed_entry(std::move(*table)));
     found = true;
   }
-  if (ec) return make_error(fmt::format("{}: {}", directory, ec.message()));
-  if (!found)
-    return make_error(fmt::format("{}: no knowledge-base tables (*.csv) in it", directory));
+  if (ec) return in_file(filesystem_error(ec), directory);
+  if (!found) return in_file(catalog_error("kb.error.no_tables"), directory);
   return kb;
 }
 
