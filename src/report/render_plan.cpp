@@ -93,6 +93,18 @@ std::string with_origin(const std::string& value, const std::string& origin,
                 {{"value", value}, {"origin", m.text("plan.text.origin." + origin)}});
 }
 
+// "TensorFlow fits on linux", with what was not checked (no GPU or driver given).
+std::string feasible_text(const plan::Request& r, const std::string& wish, const kb::Messages& m) {
+  std::vector<std::string> unchecked;
+  if (!r.compute_capability) unchecked.push_back(m.text("plan.text.unchecked_gpu"));
+  if (!r.driver) unchecked.push_back(m.text("plan.text.unchecked_driver"));
+  if (unchecked.empty()) return m.text("plan.text.feasible", {{"wish", wish}, {"os", r.os}});
+  return m.text("plan.text.feasible_unchecked",
+                {{"wish", wish},
+                 {"os", r.os},
+                 {"unchecked", text::join(unchecked, m.text("cli.list_separator"))}});
+}
+
 std::string request_line(const plan::Request& r, const std::string& wish, const kb::Messages& m) {
   const std::string unknown = m.text("plan.text.unknown");
   std::string gpu = unknown;
@@ -212,16 +224,7 @@ std::string render_plan_text(const plan::Plan& plan, const kb::Messages& m, bool
       display_name(r.framework) + (r.version ? " " + *r.version : std::string());
   out += request_line(r, wish, m) + "\n\n";
   if (plan.feasible) {
-    std::vector<std::string> unchecked;
-    if (!r.compute_capability) unchecked.push_back(m.text("plan.text.unchecked_gpu"));
-    if (!r.driver) unchecked.push_back(m.text("plan.text.unchecked_driver"));
-    out += " " + paint("✔", fmt::fg(fmt::terminal_color::green)) + " " +
-           (unchecked.empty()
-                ? m.text("plan.text.feasible", {{"wish", wish}, {"os", r.os}})
-                : m.text("plan.text.feasible_unchecked",
-                         {{"wish", wish},
-                          {"os", r.os},
-                          {"unchecked", text::join(unchecked, m.text("cli.list_separator"))}})) +
+    out += " " + paint("✔", fmt::fg(fmt::terminal_color::green)) + " " + feasible_text(r, wish, m) +
            "\n";
   }
   if (plan.outcome == plan::Outcome::unverified) {
@@ -281,17 +284,7 @@ std::string render_plan_md(const plan::Plan& plan, const kb::Messages& m) {
       fmt::format("## {}{}{}\n\n**{}{}** {}\n\n", m.text("plan.md.title"), title_colon, wish,
                   m.text("plan.md.request"), colon, md::line(request_line(r, wish, m)));
   if (plan.feasible) {
-    std::vector<std::string> unchecked;
-    if (!r.compute_capability) unchecked.push_back(m.text("plan.text.unchecked_gpu"));
-    if (!r.driver) unchecked.push_back(m.text("plan.text.unchecked_driver"));
-    out += "✔ " +
-           (unchecked.empty()
-                ? m.text("plan.text.feasible", {{"wish", wish}, {"os", r.os}})
-                : m.text("plan.text.feasible_unchecked",
-                         {{"wish", wish},
-                          {"os", r.os},
-                          {"unchecked", text::join(unchecked, m.text("cli.list_separator"))}})) +
-           "\n\n";
+    out += "✔ " + feasible_text(r, wish, m) + "\n\n";
   }
   if (plan.outcome == plan::Outcome::unverified) {
     out += "⚠ " + m.text("plan.text.unverified", {{"wish", wish}, {"os", r.os}}) + "\n\n";
