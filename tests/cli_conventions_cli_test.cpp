@@ -103,6 +103,14 @@ TEST(CliConventions, QuietIsOneLineAndStrictFailsOnWarnings) {
   EXPECT_EQ(run.out.rfind("GPU ready: yes, but with --strict, fix first: ", 0), 0u) << run.out;
   run = run_gpuvet("--lang zh check --quiet " + ready);
   EXPECT_EQ(run.out, "GPU 就绪：是\n");
+  // Not ready without a finding to fix (no GPU framework installed) says why, in one line.
+  run = run_gpuvet("check --quiet --snapshot " + kScenarios + "linux_gpu_working/snapshot.json");
+  EXPECT_EQ(run.out, "GPU ready: no — no environment on this machine can use a GPU yet\n");
+  // A Windows machine's paths with backslashes, as in the full report.
+  run = run_gpuvet("check --quiet --snapshot " + kScenarios +
+                   "windows10_cudnn_not_copied/snapshot.json");
+  EXPECT_TRUE(has(run.out, "C:\\Users\\zhang\\Miniconda3")) << run.out;
+  EXPECT_FALSE(has(run.out, "C:/")) << run.out;
 }
 
 // A completion script saved, loaded in a real shell, asked what completes `words`.

@@ -9,6 +9,7 @@
 #include "cli/bench_verb.hpp"
 #include "cli/common.hpp"
 #include "cli/verb.hpp"
+#include "core/windows_paths.hpp"
 #include "pipeline/diagnose.hpp"
 #include "probes/probes.hpp"
 #include "probes/snapshot_privacy.hpp"
@@ -43,11 +44,16 @@ std::string one_line_verdict(const report::Report& report, bool strict, const kb
   const auto to_fix = report::findings_to_fix(report.findings);
   const bool ready = report.summary.gpu_ready && report.summary.errors == 0;
   const bool warned = strict && report.summary.warnings > 0;
-  if (to_fix.empty() || (ready && !warned))
-    return m.text(ready ? "check.quiet.ready" : "check.quiet.not_ready") + "\n";
-  return m.text(ready ? "check.quiet.strict_fix_first" : "check.quiet.fix_first",
-                {{"title", to_fix.front()->title}, {"id", to_fix.front()->id}}) +
-         "\n";
+  std::string line;
+  if (to_fix.empty() || (ready && !warned)) {
+    line = m.text(ready ? "check.quiet.ready" : "check.quiet.not_ready");
+  } else {
+    line = m.text(ready ? "check.quiet.strict_fix_first" : "check.quiet.fix_first",
+                  {{"title", to_fix.front()->title}, {"id", to_fix.front()->id}});
+  }
+  // A Windows machine's paths as Windows writes them, as in the full report.
+  if (report.facts.os.family == "windows") line = windows_paths::in_text(line);
+  return line + "\n";
 }
 
 int run_check(const CheckOptions& options) {
