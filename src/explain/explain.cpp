@@ -264,6 +264,8 @@ bool same_platform(const std::string& log_platform, const std::string& machine_p
 }
 
 size_t Collector::first_candidate(std::string_view text) const {
+  // Every line of the head, so that a message wrapped over two of them can be joined.
+  if (head_bytes_ < kWrappedHeadBytes) return 0;
   const size_t signature = signatures_.first_candidate(text);
   if (device_lines_.size() >= kMaxDeviceLines) return signature;
   // Only up to the signature's candidate (and a marker that starts before it): the reader asks
@@ -302,7 +304,40 @@ void Collector::record(Cause& cause, const Signature& sig, size_t line_number,
 bool Collector::on_line(size_t line_number, std::string_view line) {
   if (device_lines_.size() < kMaxDeviceLines && first_device_marker(line) != std::string_view::npos)
     device_lines_.emplace_back(line.substr(0, 500));
-  const auto hits = signatures_.match(line);
+  const std::set<size_t> hits = match(line_number, line);
+  if (head_bytes_ < kWrappedHeadBytes) match_wrapped(line_number, line, hits);
+  head_bytes_ += line.size() + 1;
+  return true;
+}
+
+void Collector::match_wrapped(size_t line_number, std::string_view line,
+                              const std::set<size_t>& hits) {
+  const std::string_view second = text::trim(line);
+  if (!previous_.empty() && previous_number_ + 1 == line_number && !second.empty() &&
+      line.size() <= kWrappedLineBytes) {
+    // Only what neither half says alone: a message the wrap had cut. Wrapped at a space
+    // ("find \n registered") or inside a word ("CuD \n NN library").
+    std::set<size_t> already = previous_hits_;
+    already.insert(hits.begin(), hits.end());
+    const auto spaced = match(previous_number_, previous_ + " " + std::string(second), already);
+    already.insert(spaced.begin(), spaced.end());
+    match(previous_number_, previous_ + std::string(second), already);
+  }
+  previous_.clear();
+  if (line.size() <= kWrappedLineBytes) previous_ = std::string(text::trim(line));
+  previous_number_ = line_number;
+  previous_hits_ = hits;
+}
+
+std::set<size_t> Collector::match(size_t line_number, std::string_view line,
+                                  const std::set<size_t>& already) {
+  auto hits = signatures_.match(line);
+  hits.erase(std::remove_if(hits.begin(), hits.end(),
+                            [&](const auto& hit) { return already.count(hit.signature) > 0; }),
+             hits.end());
+  std::set<size_t> matched;
+  for (const auto& hit : hits)
+    matched.insert(hit.signature);
   // Of the signatures one line matches, the most specific (the highest weight) names the cause;
   // the others' causes become alternatives ("No matching distribution found for
   // jaxlib==0.4.7+cuda11" is JAX's missing Windows GPU build, not the Python version).
@@ -334,7 +369,7 @@ bool Collector::on_line(size_t line_number, std::string_view line) {
       share *= kAlternativeShare;
     }
   }
-  return true;
+  return matched;
 }
 
 void Collector::record_fact(const Signature& sig, size_t line_number, std::string_view line,

@@ -90,6 +90,20 @@ class Collector {
 
  private:
   const Signatures& signatures_;
+  // A message a paste or a terminal wrapped over two lines ("Could not find \n registered
+  // platform") is matched again joined, in the head of the log only: what users paste is short,
+  // and a big log keeps its fast path after it.
+  static constexpr size_t kWrappedHeadBytes = 64 * 1024;
+  static constexpr size_t kWrappedLineBytes = 400;
+  size_t head_bytes_ = 0;
+  std::string previous_;  // the last line of the head, when short enough to be half a message
+  size_t previous_number_ = 0;
+  std::set<size_t> previous_hits_;  // the signatures it matched alone
+  // Records the hits of `line` but those of `already` (signatures matched elsewhere); returns the
+  // signatures it matched.
+  std::set<size_t> match(size_t line_number, std::string_view line,
+                         const std::set<size_t>& already = {});
+  void match_wrapped(size_t line_number, std::string_view line, const std::set<size_t>& hits);
   void record(Cause& cause, const Signature& sig, size_t line_number, std::string_view line,
               const std::map<std::string, std::string>& captures) const;
   void record_fact(const Signature& sig, size_t line_number, std::string_view line,

@@ -113,10 +113,12 @@ TEST(ExplainCorpus, AccuracyOnDevAndHeldOut) {
   // signature change. A floor comes down only when a new round's held-out cases, measured blind,
   // bring the share down with no signature changed, as round eight's did (66.5% -> 65.3%; 65.9%
   // after its dev signatures).
-  EXPECT_GE(scores["dev"].share(scores["dev"].top1), 0.82) << misses;
+  // With messages wrapped over two lines joined (the head of the log): 83.0%/90.6% and
+  // 66.7%/72.6%.
+  EXPECT_GE(scores["dev"].share(scores["dev"].top1), 0.83) << misses;
   EXPECT_GE(scores["dev"].share(scores["dev"].top3), 0.90);
-  EXPECT_GE(scores["heldout"].share(scores["heldout"].top1), 0.65);
-  EXPECT_GE(scores["heldout"].share(scores["heldout"].top3), 0.71);
+  EXPECT_GE(scores["heldout"].share(scores["heldout"].top1), 0.66);
+  EXPECT_GE(scores["heldout"].share(scores["heldout"].top3), 0.72);
 }
 
 }  // namespace

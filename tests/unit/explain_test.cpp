@@ -41,6 +41,42 @@ using testing::signatures;
 
 // --- the log reader -------------------------------------------------------------------------
 
+// A message a paste or a terminal wrapped over two lines is still read (tests/explain_corpus: f058,
+// a118, e059), at a space or inside a word; what one line says alone is not said twice.
+TEST(ExplainWrapped, AMessageCutOverTwoLinesIsJoined) {
+  auto causes = explain_text(
+      "RuntimeError: Backend 'gpu' failed to initialize: NOT_FOUND: Could not find \n"
+      "registered platform with name: \"cuda\". Available platform names are: Host "
+      "Interpreter\n");
+  ASSERT_FALSE(causes.empty());
+  EXPECT_EQ(causes[0].id, "framework.cpu_only_build");
+  EXPECT_EQ(causes[0].evidence.at(0).line, 1u);
+  causes = explain_text(
+      "I was hitting an error, `Loaded runtime CuD\nNN library: 8.1.0 but source "
+      "was compiled with: 8.6.0.`\n");
+  ASSERT_FALSE(causes.empty());
+  EXPECT_EQ(causes[0].id, "cudnn.version_mismatch");
+  EXPECT_EQ(causes[0].captures.at("loaded"), "8.1.0");
+  // Each line complete: no joined evidence beside them.
+  causes = explain_text("ImportError: libcudnn.so.8: cannot open shared object file\ndone\n");
+  ASSERT_FALSE(causes.empty());
+  ASSERT_EQ(causes[0].evidence.size(), 1u);
+  EXPECT_EQ(causes[0].evidence[0].line, 1u);
+}
+
+// Only the head of a log is joined: a big log keeps its fast path after it.
+TEST(ExplainWrapped, OnlyTheHeadIsJoined) {
+  const std::string filler(200 * 1024, 'x');
+  std::string log;
+  for (size_t i = 0; i < filler.size(); i += 100)
+    log += filler.substr(i, 99) + "\n";
+  log +=
+      "RuntimeError: Backend 'gpu' failed to initialize: NOT_FOUND: Could not find \n"
+      "registered platform with name: \"cuda\".\n";
+  const auto causes = explain_text(log);
+  EXPECT_TRUE(causes.empty() || causes[0].id != "framework.cpu_only_build");
+}
+
 TEST(LogReader, CrlfAnsiAndCarriageReturnRedraws) {
   const auto lines = lines_of("a\r\n\x1b[31mE red\x1b[0m\r\n 10%|#   \r 90%|#########\r\nlast");
   EXPECT_EQ(lines, (std::vector<std::string>{"a", "E red", " 90%|#########", "last"}));
