@@ -241,7 +241,8 @@ inline std::string visible_text_of_html(std::string_view html) {
 }
 
 // Lines whose Chinese is set with ASCII punctuation: an ASCII , : ; right after a Chinese
-// character, an ASCII ( opening Chinese words, or a space next to full-width punctuation.
+// character or a full-width closing parenthesis, an ASCII ( opening Chinese words, or a space next
+// to full-width punctuation.
 inline std::vector<std::string> typography_flaws(std::string_view text) {
   static const std::vector<std::string_view> fullwidth = {"：", "，", "；", "。", "、", "（", "）"};
   auto is_cjk_at = [&](std::string_view s, size_t i) {
@@ -256,7 +257,9 @@ inline std::vector<std::string> typography_flaws(std::string_view text) {
     const std::string_view line = text.substr(line_start, line_end - line_start);
     bool flawed = false;
     for (size_t i = 0; i < line.size() && !flawed; ++i) {
-      if (is_cjk_at(line, i) && i + 3 < line.size() &&
+      // After a Chinese character or a full-width closing parenthesis (both three bytes).
+      const bool chinese_before = is_cjk_at(line, i) || line.substr(i).starts_with("）");
+      if (chinese_before && i + 3 < line.size() &&
           std::string_view(",:;").find(line[i + 3]) != std::string_view::npos)
         flawed = true;
       if (line[i] == '(' && is_cjk_at(line, i + 1)) flawed = true;

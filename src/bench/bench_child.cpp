@@ -78,16 +78,12 @@ Result failed(const std::string& name, const std::string& unit, const Error& why
 }
 
 Result failed(const std::string& name, const std::string& unit, const std::string& why) {
-  return failed(name, unit, words("bench.detail.call_failed", {{"reason", why}}));
+  return failed(name, unit, kb::catalog_error("bench.detail.call_failed", {{"reason", why}}));
 }
 
 void describe(Result& r, const Error& words) {
   r.detail = words.message;
   r.detail_words = words;
-}
-
-Error words(std::string_view key, const std::vector<std::pair<std::string, std::string>>& args) {
-  return kb::catalog_error(key, args);
 }
 
 Loaded open_first(const std::vector<std::string>& names) {
@@ -251,42 +247,44 @@ void run_bench_child(const ChildOptions& options) {
   stage("dlopen " + driver);
   auto lib = DynamicLibrary::open(driver);
   if (!lib) {
-    emit_failure("driver.missing", words("bench.failure.no_driver",
-                                         {{"library", driver}, {"reason", lib.error().message}}));
+    emit_failure("driver.missing",
+                 kb::catalog_error("bench.failure.no_driver",
+                                   {{"library", driver}, {"reason", lib.error().message}}));
     return;
   }
   const CudaApi cu = CudaApi::bind(*lib);
   if (!cu.missing.empty()) {
-    emit_failure("driver.too_old",
-                 words("bench.failure.driver_lacks", {{"library", lib->path().value_or(driver)},
+    emit_failure("driver.too_old", kb::catalog_error("bench.failure.driver_lacks",
+                                                     {{"library", lib->path().value_or(driver)},
                                                       {"function", cu.missing.front()}}));
     return;
   }
   stage("cuInit");
   const int init = cu.cuInit(0);
   if (init == gpu::kCuErrorStubLibrary) {
-    emit_failure("driver.missing",
-                 words("bench.failure.stub_library", {{"library", lib->path().value_or(driver)}}));
+    emit_failure("driver.missing", kb::catalog_error("bench.failure.stub_library",
+                                                     {{"library", lib->path().value_or(driver)}}));
     return;
   }
   if (init == gpu::kCuErrorNoDevice) {
-    emit_failure("gpu.none", words("bench.failure.no_device_at_init"));
+    emit_failure("gpu.none", kb::catalog_error("bench.failure.no_device_at_init"));
     return;
   }
   if (init != 0) {
-    emit_failure("device.busy_or_init_failed",
-                 words("bench.failure.init_failed", {{"status", std::to_string(init)}}));
+    emit_failure(
+        "device.busy_or_init_failed",
+        kb::catalog_error("bench.failure.init_failed", {{"status", std::to_string(init)}}));
     return;
   }
   int count = 0;
   if (cu.cuDeviceGetCount(&count) != 0 || count < 1) {
-    emit_failure("gpu.none", words("bench.failure.no_device"));
+    emit_failure("gpu.none", kb::catalog_error("bench.failure.no_device"));
     return;
   }
   int device = 0;
   if (cu.cuDeviceGet(&device, 0) != 0) {
     emit_failure("device.busy_or_init_failed",
-                 words("bench.failure.call_failed", {{"reason", "cuDeviceGet 0"}}));
+                 kb::catalog_error("bench.failure.call_failed", {{"reason", "cuDeviceGet 0"}}));
     return;
   }
   stage("device query");
@@ -294,8 +292,9 @@ void run_bench_child(const ChildOptions& options) {
   emit("device", device_to_json(info));
   Gpu g(cu, device);
   if (auto opened = g.open(); !opened) {
-    emit_failure("device.busy_or_init_failed",
-                 words("bench.failure.call_failed", {{"reason", opened.error().message}}));
+    emit_failure(
+        "device.busy_or_init_failed",
+        kb::catalog_error("bench.failure.call_failed", {{"reason", opened.error().message}}));
     return;
   }
   emit_result(measure_kernel_launch(g));

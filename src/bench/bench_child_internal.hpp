@@ -44,16 +44,12 @@ void stage(const std::string& where);
 void progress(const std::string& what);
 // "@result {json}": one measurement, as soon as it is known.
 void emit_result(const Result& r);
-// A measurement that could not run, and why.
 // A result that could not run: `why` in gpuvet's words (a catalog key), or a failed call's own
 // words (quoted as they are).
 Result failed(const std::string& name, const std::string& unit, const Error& why);
 Result failed(const std::string& name, const std::string& unit, const std::string& why);
 // Sets the detail and its catalog words together.
 void describe(Result& r, const Error& words);
-// The catalog's English words for `key` with its arguments, as values the parent can re-word.
-Error words(std::string_view key,
-            const std::vector<std::pair<std::string, std::string>>& args = {});
 
 // The first library of `names` that loads, with the path it loaded from; else every name tried.
 struct Loaded {

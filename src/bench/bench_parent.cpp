@@ -174,7 +174,7 @@ Report parse_child_output(const platform::ChildOutcome& outcome, Mode mode) {
     missing.ran = false;
     missing.detail_words =
         report.failure ? kb::within(report.failure_words, "bench.detail.did_not_run_because")
-                       : kb::catalog_error("bench.html.did_not_run");
+                       : kb::catalog_error("bench.did_not_run");
     missing.detail = missing.detail_words.message;
     report.results.push_back(std::move(missing));
   }
@@ -229,8 +229,7 @@ void put_in_words(Report& report, const kb::Messages& messages) {
   if (report.failure && !report.failure_words.key.empty())
     report.failure = kb::render_error(report.failure_words, messages);
   for (Result& r : report.results) {
-    if (!r.detail_words.key.empty() || !r.detail_words.context.empty())
-      r.detail = kb::render_error(r.detail_words, messages);
+    if (!r.detail_words.key.empty()) r.detail = kb::render_error(r.detail_words, messages);
   }
 }
 

@@ -116,9 +116,9 @@ Result convolution_result(const Layer& l, double ms, double got, double want,
       {"filter", fmt::format("{}x{}", l.r, l.s)},
       {"library", library}};
   const Error check =
-      result.ok ? words("bench.detail.conv_checked")
-                : words("bench.detail.conv_wrong",
-                        {{"got", fmt::format("{}", got)}, {"want", fmt::format("{}", want)}});
+      result.ok ? kb::catalog_error("bench.detail.conv_checked")
+                : kb::catalog_error("bench.detail.conv_wrong", {{"got", fmt::format("{}", got)},
+                                                                {"want", fmt::format("{}", want)}});
   child::describe(result, kb::within(check, "bench.detail.conv", args));
   return result;
 }
@@ -138,7 +138,8 @@ void forward(Gpu& g, Cudnn& dnn, const Layer& layer, Mode mode) {
   DeviceMemory dx(cu, x_count * 4), dw(cu, w_count * 4), dy(cu, y_count * 4),
       dwork(cu, std::max<std::size_t>(layer.workspace_bytes, 256));
   if (!dx || !dw || !dy || !dwork) {
-    emit_result(failed("cudnn_conv_fwd", "TFLOP/s", words("bench.detail.no_device_memory")));
+    emit_result(
+        failed("cudnn_conv_fwd", "TFLOP/s", kb::catalog_error("bench.detail.no_device_memory")));
     return dnn.destroy();
   }
   cu.cuMemcpyHtoD_v2(dx.get(), x.data(), x_count * 4);
@@ -178,9 +179,9 @@ void measure_convolution(Gpu& g, Mode mode, const std::vector<std::string>& extr
   names.insert(names.end(), extra.begin(), extra.end());
   Loaded lib = open_first(names);
   if (!lib.library) {
-    emit_result(
-        failed("cudnn_conv_fwd", "TFLOP/s",
-               words("bench.detail.not_found", {{"library", "cuDNN"}, {"tried", lib.tried}})));
+    emit_result(failed(
+        "cudnn_conv_fwd", "TFLOP/s",
+        kb::catalog_error("bench.detail.not_found", {{"library", "cuDNN"}, {"tried", lib.tried}})));
     return;
   }
   const CudnnApi api = CudnnApi::bind(*lib.library);

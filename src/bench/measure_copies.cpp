@@ -110,7 +110,7 @@ Result triad(Gpu& g, Buffers& buf, bool quick) {
   const CudaApi& cu = g.cu();
   CUhandle function = nullptr;
   if (!g.module() || cu.cuModuleGetFunction(&function, g.module(), kTriadKernel) != 0) {
-    return failed("stream_triad", "GB/s", words("bench.detail.kernels_not_loaded"));
+    return failed("stream_triad", "GB/s", kb::catalog_error("bench.detail.kernels_not_loaded"));
   }
   unsigned n = static_cast<unsigned>(std::min<std::size_t>(buf.bytes / sizeof(float), 1u << 30));
   auto* floats = reinterpret_cast<float*>(buf.pinned->get());
@@ -139,9 +139,10 @@ Result triad(Gpu& g, Buffers& buf, bool quick) {
   }
   for (unsigned i = 0; i < n; i += 4099) {
     if (floats[i] != 7.0f) {
-      return failed("stream_triad", "GB/s",
-                    words("bench.detail.triad_wrong",
-                          {{"index", std::to_string(i)}, {"value", fmt::format("{}", floats[i])}}));
+      return failed(
+          "stream_triad", "GB/s",
+          kb::catalog_error("bench.detail.triad_wrong", {{"index", std::to_string(i)},
+                                                         {"value", fmt::format("{}", floats[i])}}));
     }
   }
   Result r;
@@ -149,7 +150,7 @@ Result triad(Gpu& g, Buffers& buf, bool quick) {
   r.unit = "GB/s";
   r.value = gigabytes_per_second(3.0 * n * sizeof(float), *ms);
   r.ok = true;
-  describe(r, words("bench.detail.triad", {{"count", std::to_string(n)}}));
+  describe(r, kb::catalog_error("bench.detail.triad", {{"count", std::to_string(n)}}));
   return r;
 }
 
@@ -166,7 +167,7 @@ Result measure_kernel_launch(Gpu& g) {
   if (loaded != 0) {
     g.module() = nullptr;
     return failed("kernel_launch", "ms",
-                  words("bench.detail.jit_failed", {{"reason", g.error(loaded)}}));
+                  kb::catalog_error("bench.detail.jit_failed", {{"reason", g.error(loaded)}}));
   }
   CUhandle fill = nullptr;
   if (auto ok =
@@ -194,11 +195,11 @@ Result measure_kernel_launch(Gpu& g) {
   }
   for (unsigned i = 0; i < n; ++i) {
     if (host[i] != fill_value(i)) {
-      return failed(
-          "kernel_launch", "ms",
-          words("bench.detail.kernel_wrong", {{"value", std::to_string(host[i])},
-                                              {"index", std::to_string(i)},
-                                              {"expected", std::to_string(fill_value(i))}}));
+      return failed("kernel_launch", "ms",
+                    kb::catalog_error("bench.detail.kernel_wrong",
+                                      {{"value", std::to_string(host[i])},
+                                       {"index", std::to_string(i)},
+                                       {"expected", std::to_string(fill_value(i))}}));
     }
   }
   Result r;
@@ -206,9 +207,10 @@ Result measure_kernel_launch(Gpu& g) {
   r.unit = "ms";
   r.value = jit_ms;
   r.ok = true;
-  describe(r, words("bench.detail.kernel_launch", {{"jit_ms", fmt::format("{:.1f}", jit_ms)},
-                                                   {"threads", std::to_string(n)},
-                                                   {"ms", fmt::format("{:.3f}", *ms)}}));
+  describe(
+      r, kb::catalog_error("bench.detail.kernel_launch", {{"jit_ms", fmt::format("{:.1f}", jit_ms)},
+                                                          {"threads", std::to_string(n)},
+                                                          {"ms", fmt::format("{:.3f}", *ms)}}));
   return r;
 }
 
@@ -223,14 +225,15 @@ void measure_copies(Gpu& g, Mode mode) {
                                           "d2h_pageable", "d2d_copy",   "stream_triad"};
   if (!buf) {
     for (const auto& name : names) {
-      emit_result(failed(name, "GB/s", words("bench.detail.no_memory_for_buffers")));
+      emit_result(failed(name, "GB/s", kb::catalog_error("bench.detail.no_memory_for_buffers")));
     }
     return;
   }
   const CudaApi& cu = g.cu();
   const auto verified = verify_round_trip(g, *buf);
-  const Error check = verified ? words("bench.detail.data_check_failed", {{"reason", *verified}})
-                               : words("bench.detail.data_verified");
+  const Error check =
+      verified ? kb::catalog_error("bench.detail.data_check_failed", {{"reason", *verified}})
+               : kb::catalog_error("bench.detail.data_verified");
   const auto copy_result = [&](const std::string& name, const std::function<int(std::size_t)>& f,
                                double factor) {
     Result r =

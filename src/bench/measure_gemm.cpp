@@ -141,9 +141,9 @@ void measure_gemms(Gpu& g, Mode mode, const DeviceInfo& device,
   if (!lib.library) {
     for (const auto& p : kPrecisions) {
       if (mode == Mode::verify && std::string(p.name) != "gemm_fp32") continue;
-      emit_result(
-          failed(p.name, "TFLOP/s",
-                 words("bench.detail.not_found", {{"library", "cuBLAS"}, {"tried", lib.tried}})));
+      emit_result(failed(p.name, "TFLOP/s",
+                         kb::catalog_error("bench.detail.not_found",
+                                           {{"library", "cuBLAS"}, {"tried", lib.tried}})));
     }
     return;
   }
@@ -167,9 +167,10 @@ void measure_gemms(Gpu& g, Mode mode, const DeviceInfo& device,
   for (const auto& p : kPrecisions) {
     if (mode == Mode::verify && std::string(p.name) != "gemm_fp32") continue;
     if (cc_below(device.compute_capability, p.min_cc)) {
-      emit_result(failed(p.name, "TFLOP/s",
-                         words("bench.detail.needs_cc",
-                               {{"needed", p.min_cc}, {"cc", device.compute_capability}})));
+      emit_result(
+          failed(p.name, "TFLOP/s",
+                 kb::catalog_error("bench.detail.needs_cc",
+                                   {{"needed", p.min_cc}, {"cc", device.compute_capability}})));
       continue;
     }
     progress(fmt::format("{} {}^3", p.name, n));
@@ -185,9 +186,11 @@ void measure_gemms(Gpu& g, Mode mode, const DeviceInfo& device,
     r.ok = run->check.empty();
     const std::string size = fmt::format("{0}x{0}x{0}", n);
     describe(r, run->check.empty()
-                    ? words("bench.detail.gemm_checked", {{"size", size}, {"library", lib.name}})
-                    : words("bench.detail.gemm_wrong",
-                            {{"size", size}, {"library", lib.name}, {"reason", run->check}}));
+                    ? kb::catalog_error("bench.detail.gemm_checked",
+                                        {{"size", size}, {"library", lib.name}})
+                    : kb::catalog_error(
+                          "bench.detail.gemm_wrong",
+                          {{"size", size}, {"library", lib.name}, {"reason", run->check}}));
     emit_result(r);
   }
   if (cpu_size > 0) {
@@ -211,7 +214,8 @@ void measure_cpu_vs_gpu_gemm(const GemmOutcome& gpu_side, int n) {
     }
   }
   if (!lib.library) {
-    emit_result(failed("cpu_vs_gpu_gemm_speedup", "x", words("bench.detail.no_cpu_blas")));
+    emit_result(
+        failed("cpu_vs_gpu_gemm_speedup", "x", kb::catalog_error("bench.detail.no_cpu_blas")));
     return;
   }
   const CblasApi cblas = CblasApi::bind(*lib.library);
@@ -220,7 +224,8 @@ void measure_cpu_vs_gpu_gemm(const GemmOutcome& gpu_side, int n) {
     return;
   }
   if (!gpu_side.fp32_ms_at_cpu_size) {
-    emit_result(failed("cpu_vs_gpu_gemm_speedup", "x", words("bench.detail.no_gpu_gemm")));
+    emit_result(
+        failed("cpu_vs_gpu_gemm_speedup", "x", kb::catalog_error("bench.detail.no_gpu_gemm")));
     return;
   }
   const std::size_t count = static_cast<std::size_t>(n) * n;
@@ -246,15 +251,15 @@ void measure_cpu_vs_gpu_gemm(const GemmOutcome& gpu_side, int n) {
   r.unit = "x";
   r.value = cpu_ms / *gpu_side.fp32_ms_at_cpu_size;
   r.ok = true;
-  describe(r,
-           words("bench.detail.speedup",
-                 {{"size", fmt::format("{0}x{0}x{0}", n)},
-                  {"cpu", label},
-                  {"library", lib.name},
-                  {"threads", std::to_string(threads)},
-                  {"cpu_gflops", fmt::format("{:.1f}", gemm_tflops(n, n, n, cpu_ms) * 1000)},
-                  {"gpu_tflops",
-                   fmt::format("{:.2f}", gemm_tflops(n, n, n, *gpu_side.fp32_ms_at_cpu_size))}}));
+  describe(r, kb::catalog_error(
+                  "bench.detail.speedup",
+                  {{"size", fmt::format("{0}x{0}x{0}", n)},
+                   {"cpu", label},
+                   {"library", lib.name},
+                   {"threads", std::to_string(threads)},
+                   {"cpu_gflops", fmt::format("{:.1f}", gemm_tflops(n, n, n, cpu_ms) * 1000)},
+                   {"gpu_tflops",
+                    fmt::format("{:.2f}", gemm_tflops(n, n, n, *gpu_side.fp32_ms_at_cpu_size))}}));
   emit_result(r);
 }
 

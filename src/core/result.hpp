@@ -61,13 +61,19 @@ inline Error keyed_error(std::string english, std::string key, ErrorArgs args = 
   return Error{std::move(english), std::move(key), std::move(args)};
 }
 
-// `error` met in `file`: "file: message" (error.in_file).
-inline Error in_file(Error error, const std::string& file) {
-  // A keyless centre (a system's message) stays as it is, inside the translated context.
+// Words without a key (a system's message) as the centre of a context: kept as they are
+// (common.verbatim), so that the catalog texts around them are still said in the run's language.
+inline Error keyed_verbatim(Error error) {
   if (error.key.empty()) {
     error.key = "common.verbatim";
     error.args = {{"text", error.message}};
   }
+  return error;
+}
+
+// `error` met in `file`: "file: message" (error.in_file).
+inline Error in_file(Error error, const std::string& file) {
+  error = keyed_verbatim(std::move(error));
   error.message = file + ": " + error.message;
   error.context.push_back({"error.in_file", {{"file", file}}});
   return error;

@@ -89,12 +89,7 @@ Error catalog_error(std::string_view key, const MessageArgs& args) {
 }
 
 Error within(Error error, std::string_view key, const MessageArgs& args) {
-  // Words without a key (a system's message) become the centre as they are, so that the
-  // contexts around them can still be said in the catalog's language.
-  if (error.key.empty()) {
-    error.key = "common.verbatim";
-    error.args = {{"text", error.message}};
-  }
+  error = keyed_verbatim(std::move(error));
   MessageArgs english_args = args;
   english_args.emplace_back("detail", error.message);
   error.message = in_english(key, english_args);

@@ -344,7 +344,7 @@ std::pair<std::string, std::string> bar_labels(const bench::Result& r, bool has_
   std::string first, second;
   const auto fraction = fraction_of_peak(r);
   if (!has_value) {
-    first = messages.text(r.ok ? "bench.html.no_value" : "bench.html.did_not_run");
+    first = messages.text(r.ok ? "bench.html.no_value" : "bench.did_not_run");
     second =
         has_peak ? messages.text("bench.html.peak", {{"value", with_unit(*r.peak, r.unit)}}) : "";
   } else {
