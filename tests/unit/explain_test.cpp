@@ -77,6 +77,69 @@ TEST(ExplainWrapped, OnlyTheHeadIsJoined) {
   EXPECT_TRUE(causes.empty() || causes[0].id != "framework.cpu_only_build");
 }
 
+// Windows words its loader errors in the display language: 126 (a module or one of its
+// dependencies missing) and 127 (an entry point missing) in each language real threads show.
+TEST(ExplainWindowsLanguages, LoaderErrorsInEveryDisplayLanguage) {
+  const std::vector<std::string> module_missing = {
+      "ImportError: DLL load failed while importing _C: 找不到指定的模块。",
+      "ImportError: DLL load failed: 指定されたモジュールが見つかりません。",
+      "ImportError: DLL load failed while importing cv2: Das angegebene Modul wurde nicht "
+      "gefunden.",
+      "ImportError: DLL load failed while importing win32api: Le module spécifié est introuvable.",
+      "ImportError: DLL load failed: Не найден указанный модуль.",
+      "ImportError: DLL load failed: 지정된 모듈을 찾을 수 없습니다.",
+      "ImportError: DLL load failed while importing _C: No se puede encontrar el módulo "
+      "especificado.",
+      "OSError: [WinError 126] 指定されたモジュールが見つかりません。 Error loading "
+      "\"C:\\x\\bin\\zz.dll\" or one of its dependencies.",
+  };
+  for (const auto& line : module_missing) {
+    const auto causes = explain_text(line + "\n");
+    ASSERT_FALSE(causes.empty()) << line;
+    EXPECT_EQ(causes[0].id, "msvc.runtime_missing") << line;
+  }
+  const std::vector<std::string> entry_point_missing = {
+      "ImportError: DLL load failed while importing _C: 指定されたプロシージャが見つかりません。",
+      "ImportError: DLL load failed while importing QtCore: Die angegebene Prozedur wurde nicht "
+      "gefunden.",
+      "ImportError: DLL load failed: La procédure spécifiée est introuvable.",
+      "ImportError: DLL load failed while importing _rust: Не найдена указанная процедура.",
+      "ImportError: DLL load failed while importing _arpack: 지정된 프로시저를 찾을 수 없습니다.",
+      "ImportError: DLL load failed while importing _gdal: No se encontró el proceso especificado.",
+  };
+  for (const auto& line : entry_point_missing) {
+    const auto causes = explain_text(line + "\n");
+    ASSERT_FALSE(causes.empty()) << line;
+    EXPECT_EQ(causes[0].id, "lib.symbol_mismatch") << line;
+  }
+  // The Spanish words alone are an ordinary sentence, not a loader error.
+  EXPECT_TRUE(explain_text("No se encontró el proceso especificado\n").empty());
+}
+
+// The loader's dialog names the DLL it could not find: its family is the cause.
+TEST(ExplainWindowsLanguages, TheLoaderDialogNamesTheMissingDll) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"The code execution cannot proceed because MSVCP140.dll was not found. Reinstalling the "
+       "program may fix this problem.",
+       "msvc.runtime_missing"},
+      {"The program can't start because VCRUNTIME140_1.dll is missing from your computer.",
+       "msvc.runtime_missing"},
+      {"ollama_llama_server.exe - 系统错误：由于找不到VCRUNTIME140_1.dll，无法继续执行代码。",
+       "msvc.runtime_missing"},
+      {"The code execution cannot proceed because cublas64_11.dll was not found.",
+       "cuda.version_mismatch"},
+      {"由于找不到 cudart64_110.dll，无法继续执行代码。", "cuda.version_mismatch"},
+      {"The code execution cannot proceed because cudnn64_8.dll was not found.", "cudnn.missing"},
+      {"The code execution cannot proceed because zlibwapi.dll was not found.",
+       "cudnn.zlibwapi_missing"},
+  };
+  for (const auto& [line, cause] : cases) {
+    const auto causes = explain_text(line + "\n");
+    ASSERT_FALSE(causes.empty()) << line;
+    EXPECT_EQ(causes[0].id, cause) << line;
+  }
+}
+
 TEST(LogReader, CrlfAnsiAndCarriageReturnRedraws) {
   const auto lines = lines_of("a\r\n\x1b[31mE red\x1b[0m\r\n 10%|#   \r 90%|#########\r\nlast");
   EXPECT_EQ(lines, (std::vector<std::string>{"a", "E red", " 90%|#########", "last"}));
