@@ -1,5 +1,6 @@
 #include "explain/explain.hpp"
 
+#include "kb/arch_support.hpp"
 #include "kb/queries.hpp"
 
 #include <fmt/format.h>
@@ -132,6 +133,41 @@ void apply_windows_native_limit(std::vector<Cause>& causes, const kb::Kb& kb, co
     std::erase_if(causes, [&](const Cause& c) { return c.id == limit.id; });
     causes.push_back(std::move(limit));
     return;
+  }
+}
+
+// The newest toolkit major the architecture table knows.
+std::string newest_toolkit_major(const kb::Kb& kb) {
+  std::string newest;
+  if (auto t = kb.table("cuda_arch_support")) {
+    for (size_t row = 0; row < (*t)->size(); ++row) {
+      const std::string to = (*t)->cell(row, "cuda_to");
+      if (version::is_dotted(to) && (newest.empty() || version::compare(to, newest) > 0))
+        newest = to;
+    }
+  }
+  return newest.empty() ? newest : version::major(newest);
+}
+
+// nvcc's "Unsupported gpu architecture" for one that not even the previous toolkit major compiles
+// (compute_30, compute_35) is an architecture list of the past, not a toolkit too old to know a
+// new GPU: name the last toolkit that built it (data/cuda_arch_support.csv). An architecture the
+// newest major alone dropped stays ambiguous (a new toolkit, or one older than the GPU).
+void name_architectures_of_the_past(std::vector<Cause>& causes, const kb::Kb& kb) {
+  for (auto& c : causes) {
+    if (c.alternative || c.signatures.empty() || c.signatures.front() != "nvcc_unsupported_arch")
+      continue;
+    const auto cc = c.captures.find("cc");
+    if (cc == c.captures.end()) continue;
+    auto range = kb::cuda_range_for_cc(kb, cc->second);
+    if (!range || range->dropped_in.empty() || !version::is_dotted(range->to)) continue;
+    const std::string newest = newest_toolkit_major(kb);
+    if (newest.empty() || std::stoi(version::major(range->to)) >= std::stoi(newest) - 1) {
+      continue;
+    }
+    c.id = "other";
+    c.signatures.insert(c.signatures.begin(), "nvcc_arch_of_the_past");
+    c.captures.emplace("until", range->to);
   }
 }
 
@@ -454,6 +490,7 @@ std::vector<Cause> reason(std::vector<Cause> causes, const kb::Kb& kb, const kb:
           same_cuda(cuda->second, other->second) ? "cuda.runtime_missing" : "cuda.version_mismatch";
     }
   }
+  name_architectures_of_the_past(causes, kb);
   // A CUDA runtime and cuDNN both missing: one cause (nothing installed, or not on the search
   // path) explains both lines better than a CUDA of another version next to a missing cuDNN.
   swap_when_cudnn_missing_too(causes);

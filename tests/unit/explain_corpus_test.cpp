@@ -114,11 +114,12 @@ TEST(ExplainCorpus, AccuracyOnDevAndHeldOut) {
   // bring the share down with no signature changed, as round eight's did (66.5% -> 65.3%; 65.9%
   // after its dev signatures).
   // With messages wrapped over two lines joined (the head of the log): 83.0%/90.6% and
-  // 66.7%/72.6%.
+  // 66.7%/72.6%. With rounds nine and ten (147 cases, harder than the rest: 21 of their 45 held-out
+  // right blind) and the signatures of their dev part: 83.2%/91.6% and 67.4%/74.3%.
   EXPECT_GE(scores["dev"].share(scores["dev"].top1), 0.83) << misses;
-  EXPECT_GE(scores["dev"].share(scores["dev"].top3), 0.90);
-  EXPECT_GE(scores["heldout"].share(scores["heldout"].top1), 0.66);
-  EXPECT_GE(scores["heldout"].share(scores["heldout"].top3), 0.72);
+  EXPECT_GE(scores["dev"].share(scores["dev"].top3), 0.91);
+  EXPECT_GE(scores["heldout"].share(scores["heldout"].top1), 0.67);
+  EXPECT_GE(scores["heldout"].share(scores["heldout"].top3), 0.74);
 }
 
 }  // namespace

@@ -140,6 +140,29 @@ TEST(ExplainWindowsLanguages, TheLoaderDialogNamesTheMissingDll) {
   }
 }
 
+// nvcc refusing an architecture: one that no toolkit of the last two majors builds (compute_30,
+// compute_35) is an old architecture list; a newer one than the toolkit knows is an old toolkit;
+// one only the newest major dropped (compute_61 under CUDA 13) stays the old-toolkit reading.
+TEST(ExplainNvccArchitectures, AnArchitectureOfThePastIsNamedWithItsLastToolkit) {
+  auto causes = explain_text("nvcc fatal   : Unsupported gpu architecture 'compute_30'\n");
+  ASSERT_FALSE(causes.empty());
+  EXPECT_EQ(causes[0].id, "other");
+  EXPECT_EQ(causes[0].captures.at("cc"), "3.0");
+  EXPECT_EQ(causes[0].captures.at("until"), "10.2");
+  EXPECT_NE(causes[0].why.find("CUDA 10.2"), std::string::npos) << causes[0].why;
+  causes = explain_text("nvcc fatal   : Unsupported gpu architecture 'compute_35'\n");
+  ASSERT_FALSE(causes.empty());
+  EXPECT_EQ(causes[0].id, "other");
+  EXPECT_EQ(causes[0].captures.at("until"), "11.8");
+  for (const char* arch : {"compute_61", "compute_89", "compute_120"}) {
+    causes =
+        explain_text(std::string("nvcc fatal   : Unsupported gpu architecture '") + arch + "'\n");
+    ASSERT_FALSE(causes.empty()) << arch;
+    EXPECT_EQ(causes[0].id, "cuda.ptxas_missing_or_old") << arch;
+    EXPECT_NE(causes[0].why.find("nvcc"), std::string::npos) << causes[0].why;
+  }
+}
+
 TEST(LogReader, CrlfAnsiAndCarriageReturnRedraws) {
   const auto lines = lines_of("a\r\n\x1b[31mE red\x1b[0m\r\n 10%|#   \r 90%|#########\r\nlast");
   EXPECT_EQ(lines, (std::vector<std::string>{"a", "E red", " 90%|#########", "last"}));
