@@ -256,8 +256,8 @@ std::string message_key(const Cause& c, std::string_view part, const kb::Message
 
 kb::MessageArgs args_of(const Cause& c, const kb::Messages& m) {
   static const std::vector<std::string> keys = {
-      "lib", "cuda",    "cudnn", "loaded",  "compiled", "found", "symbol",  "cc",
-      "min", "package", "other", "ordinal", "status",   "dll",   "version", "until"};
+      "lib",     "cuda",  "cudnn",   "loaded", "compiled", "found",   "symbol", "cc",      "min",
+      "package", "other", "ordinal", "status", "dll",      "version", "until",  "required"};
   kb::MessageArgs args;
   for (const auto& key : keys) {
     const auto it = c.captures.find(key);

@@ -115,11 +115,20 @@ TEST(ExplainCorpus, AccuracyOnDevAndHeldOut) {
   // after its dev signatures).
   // With messages wrapped over two lines joined (the head of the log): 83.0%/90.6% and
   // 66.7%/72.6%. With rounds nine and ten (147 cases, harder than the rest: 21 of their 45 held-out
-  // right blind) and the signatures of their dev part: 83.2%/91.6% and 67.4%/74.3%.
+  // right blind) and the signatures of their dev part: 83.2%/91.6% and 67.4%/74.3%. Round eleven
+  // (55 cases from GPU programs outside the frameworks and Windows desktop apps: 7 of its 20
+  // held-out right blind) brought the held-out share down; with its dev signatures 83.1%/91.5%
+  // and 66.8%/73.9%.
   EXPECT_GE(scores["dev"].share(scores["dev"].top1), 0.83) << misses;
   EXPECT_GE(scores["dev"].share(scores["dev"].top3), 0.91);
-  EXPECT_GE(scores["heldout"].share(scores["heldout"].top1), 0.67);
-  EXPECT_GE(scores["heldout"].share(scores["heldout"].top3), 0.74);
+  EXPECT_GE(scores["heldout"].share(scores["heldout"].top1), 0.66);
+  EXPECT_GE(scores["heldout"].share(scores["heldout"].top3), 0.73);
+  // A share falls when hard cases join; the count of cases right never may: a signature change
+  // that loses a case that passed fails here even when new cases hide it in the share.
+  EXPECT_GE(scores["dev"].top1, 755u) << misses;
+  EXPECT_GE(scores["dev"].top3, 831u);
+  EXPECT_GE(scores["heldout"].top1, 292u);
+  EXPECT_GE(scores["heldout"].top3, 323u);
 }
 
 }  // namespace
