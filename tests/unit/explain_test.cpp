@@ -163,6 +163,19 @@ TEST(ExplainNvccArchitectures, AnArchitectureOfThePastIsNamedWithItsLastToolkit)
   }
 }
 
+// A version with PyTorch's +cpu local tag, in whatever line prints it, is a build without CUDA.
+TEST(ExplainCpuBuilds, APlusCpuVersionIsACpuOnlyBuild) {
+  for (const char* line : {"torch 2.1.0+cpu", "torch==2.3.1+cpu",
+                           "    PyTorch 2.0.1+cu118 with CUDA 1108 (you have 2.0.1+cpu)",
+                           ">>> torch.__version__\n'2.5.1+cpu'", "PyTorch version: 1.13.1+cpu"}) {
+    const auto causes = explain_text(std::string(line) + "\n");
+    ASSERT_FALSE(causes.empty()) << line;
+    EXPECT_EQ(causes[0].id, "framework.cpu_only_build") << line;
+  }
+  EXPECT_TRUE(explain_text("torch 2.1.0+cu121\n").empty());
+  EXPECT_TRUE(explain_text("gcc version 12.2.0+cpufreq\n").empty());
+}
+
 TEST(LogReader, CrlfAnsiAndCarriageReturnRedraws) {
   const auto lines = lines_of("a\r\n\x1b[31mE red\x1b[0m\r\n 10%|#   \r 90%|#########\r\nlast");
   EXPECT_EQ(lines, (std::vector<std::string>{"a", "E red", " 90%|#########", "last"}));
