@@ -123,16 +123,18 @@ TEST(ExplainCorpus, AccuracyOnDevAndHeldOut) {
   // held-out right blind) and its dev signatures: 82.9%/91.4% and 68.4%/75.4% (the dev share
   // fell with the new dev cases, none of the old ones lost). One dev case (c067) gave way to the
   // public fixture e138, whose thread resolved the same message to the driver: 781 right.
+  // Round thirteen (38 cases from 2025-26 framework threads and Chinese projects: 7 of its 11
+  // held-out right blind) and its dev signatures: 82.8%/91.5% and 68.2%/75.3%.
   EXPECT_GE(scores["dev"].share(scores["dev"].top1), 0.82) << misses;
   EXPECT_GE(scores["dev"].share(scores["dev"].top3), 0.91);
   EXPECT_GE(scores["heldout"].share(scores["heldout"].top1), 0.68);
   EXPECT_GE(scores["heldout"].share(scores["heldout"].top3), 0.75);
   // A share falls when hard cases join; the count of cases right never may: a signature change
   // that loses a case that passed fails here even when new cases hide it in the share.
-  EXPECT_GE(scores["dev"].top1, 781u) << misses;
-  EXPECT_GE(scores["dev"].top3, 862u);
-  EXPECT_GE(scores["heldout"].top1, 311u);
-  EXPECT_GE(scores["heldout"].top3, 343u);
+  EXPECT_GE(scores["dev"].top1, 803u) << misses;
+  EXPECT_GE(scores["dev"].top3, 888u);
+  EXPECT_GE(scores["heldout"].top1, 318u);
+  EXPECT_GE(scores["heldout"].top3, 351u);
 }
 
 }  // namespace
