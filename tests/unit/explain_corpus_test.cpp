@@ -131,7 +131,7 @@ TEST(ExplainCorpus, AccuracyOnDevAndHeldOut) {
   EXPECT_GE(scores["heldout"].share(scores["heldout"].top3), 0.75);
   // A share falls when hard cases join; the count of cases right never may: a signature change
   // that loses a case that passed fails here even when new cases hide it in the share.
-  EXPECT_GE(scores["dev"].top1, 803u) << misses;
+  EXPECT_GE(scores["dev"].top1, 804u) << misses;
   EXPECT_GE(scores["dev"].top3, 888u);
   EXPECT_GE(scores["heldout"].top1, 318u);
   EXPECT_GE(scores["heldout"].top3, 351u);
