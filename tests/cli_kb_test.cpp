@@ -189,5 +189,21 @@ TEST(CliKb, ANewerKnowledgeBaseReplacesTablesByName) {
   EXPECT_EQ(line_count(run.err), 1u) << run.err;
 }
 
+// A newer knowledge base may hold versions of any length: explain compares them as versions and
+// never as machine integers (a 20-digit toolkit major once ended in "internal error: stoi").
+TEST(CliKb, ExplainTakesToolkitVersionsOfAnyLength) {
+  testing::TempDir dir;
+  dir.file("cuda_arch_support.csv",
+           "cuda_from,cuda_to,min_sm,max_sm,deprecated_sm,notes,source\n"
+           "10.0,10.2,3.0,7.5,,,https://example.org/a\n"
+           "11.0,11.8,3.5,9.0,,,https://example.org/b\n"
+           "99999999999999999999.0,99999999999999999999.5,7.5,,,,https://example.org/c\n");
+  const Outcome run = gpuvet(
+      "explain --no-facts --text \"nvcc fatal : Unsupported gpu architecture 'compute_30'\" --kb " +
+      dir.path());
+  EXPECT_EQ(run.status, 0) << run.err;
+  EXPECT_NE(run.out.find("CUDA 10.2"), std::string::npos) << run.out;
+}
+
 }  // namespace
 }  // namespace gpuvet

@@ -136,17 +136,24 @@ void apply_windows_native_limit(std::vector<Cause>& causes, const kb::Kb& kb, co
   }
 }
 
-// The newest toolkit major the architecture table knows.
-std::string newest_toolkit_major(const kb::Kb& kb) {
-  std::string newest;
+// The toolkit major before the newest one the architecture table knows ("12" when it knows 13.x);
+// empty when it knows fewer than two. Compared as versions, so a --kb table can hold any digits.
+std::string previous_toolkit_major(const kb::Kb& kb) {
+  std::vector<std::string> majors;
   if (auto t = kb.table("cuda_arch_support")) {
     for (size_t row = 0; row < (*t)->size(); ++row) {
       const std::string to = (*t)->cell(row, "cuda_to");
-      if (version::is_dotted(to) && (newest.empty() || version::compare(to, newest) > 0))
-        newest = to;
+      if (version::is_dotted(to)) majors.push_back(version::major(to));
     }
   }
-  return newest.empty() ? newest : version::major(newest);
+  std::sort(majors.begin(), majors.end(),
+            [](const std::string& a, const std::string& b) { return version::compare(a, b) > 0; });
+  majors.erase(std::unique(majors.begin(), majors.end(),
+                           [](const std::string& a, const std::string& b) {
+                             return version::compare(a, b) == 0;
+                           }),
+               majors.end());
+  return majors.size() >= 2 ? majors[1] : std::string();
 }
 
 // nvcc's "Unsupported gpu architecture" for one that not even the previous toolkit major compiles
@@ -154,15 +161,18 @@ std::string newest_toolkit_major(const kb::Kb& kb) {
 // new GPU: name the last toolkit that built it (data/cuda_arch_support.csv). An architecture the
 // newest major alone dropped stays ambiguous (a new toolkit, or one older than the GPU).
 void name_architectures_of_the_past(std::vector<Cause>& causes, const kb::Kb& kb) {
+  const auto refused = [](const Cause& c) {
+    return !c.alternative && !c.signatures.empty() &&
+           c.signatures.front() == "nvcc_unsupported_arch" && c.captures.contains("cc");
+  };
+  if (std::none_of(causes.begin(), causes.end(), refused)) return;
+  const std::string previous = previous_toolkit_major(kb);
+  if (previous.empty()) return;
   for (auto& c : causes) {
-    if (c.alternative || c.signatures.empty() || c.signatures.front() != "nvcc_unsupported_arch")
-      continue;
-    const auto cc = c.captures.find("cc");
-    if (cc == c.captures.end()) continue;
-    auto range = kb::cuda_range_for_cc(kb, cc->second);
-    if (!range || range->dropped_in.empty() || !version::is_dotted(range->to)) continue;
-    const std::string newest = newest_toolkit_major(kb);
-    if (newest.empty() || std::stoi(version::major(range->to)) >= std::stoi(newest) - 1) {
+    if (!refused(c)) continue;
+    auto range = kb::cuda_range_for_cc(kb, c.captures.at("cc"));
+    if (!range || range->dropped_in.empty() || !version::is_dotted(range->to) ||
+        version::compare(version::major(range->to), previous) >= 0) {
       continue;
     }
     c.id = "other";
