@@ -246,36 +246,56 @@ std::string dotted_cudnn_version(const std::string& value) {
   return fmt::format("{}.{}.{}", major, rest / 100, rest % 100);
 }
 
+const std::vector<std::string>& capture_names() {
+  static const std::vector<std::string> names = {
+      "lib",     "cuda",  "cudnn",   "loaded", "compiled", "found",   "symbol", "cc",      "min",
+      "package", "other", "ordinal", "status", "dll",      "version", "until",  "required"};
+  return names;
+}
+
+bool captured(const Cause& c, const std::string& name) {
+  const auto it = c.captures.find(name);
+  return it != c.captures.end() && !it->second.empty();
+}
+
 // "explain.why.<id>", or a text that says more: the signature's own (an "other" cause, a DLL that
 // names no runtime), or the cause's text for a log that lacks one of its captures
 // ("explain.why.<id>.without_other": no other CUDA on the log's search path; ".without_lib": a
-// message that names no library, ".without_cc": one that names no compute capability, so no
-// "unknown" in the text).
+// message that names no library, ".without_cuda": a library no table maps to its CUDA,
+// ".without_cc": one that names no compute capability, and so on, so no "unknown" in the text;
+// the first capture of this order the log lacks and a text exists for decides).
 std::string message_key(const Cause& c, std::string_view part, const kb::Messages& m) {
   std::string key = fmt::format("explain.{}.{}", part, c.id);
   if (!c.signatures.empty()) {
     const std::string specific = key + "." + c.signatures.front();
     if (m.has(specific)) return specific;
   }
-  for (const char* capture : {"other", "lib", "cc"}) {
+  for (const char* capture :
+       {"lib", "cuda", "cudnn", "compiled", "other", "cc", "symbol", "package"}) {
     const std::string without = key + ".without_" + capture;
-    if (!c.captures.contains(capture) && m.has(without)) return without;
+    if (!captured(c, capture) && m.has(without)) return without;
   }
   return key;
 }
 
 kb::MessageArgs args_of(const Cause& c, const kb::Messages& m) {
-  static const std::vector<std::string> keys = {
-      "lib",     "cuda",  "cudnn",   "loaded", "compiled", "found",   "symbol", "cc",      "min",
-      "package", "other", "ordinal", "status", "dll",      "version", "until",  "required"};
   kb::MessageArgs args;
-  for (const auto& key : keys) {
-    const auto it = c.captures.find(key);
-    args.emplace_back(key, it != c.captures.end() && !it->second.empty()
-                               ? it->second
-                               : m.text("report.unknown_value"));
-  }
+  for (const auto& name : capture_names())
+    args.emplace_back(name,
+                      captured(c, name) ? c.captures.at(name) : m.text("report.unknown_value"));
   return args;
+}
+
+std::vector<std::string> absent_captures(const Cause& c) {
+  std::vector<std::string> absent;
+  for (const auto& name : capture_names())
+    if (!captured(c, name)) absent.push_back(name);
+  return absent;
+}
+
+// The cause's text for its part, without the parentheses about what the log did not say.
+std::string explanation_text(const Cause& c, std::string_view part, const kb::Messages& m) {
+  return m.text_without(message_key(c, part, m), args_of(c, m), absent_captures(c));
 }
 
 // Frameworks name the device on "capability" lines (TensorFlow, PyTorch, llama.cpp) or after
@@ -535,8 +555,7 @@ std::vector<Cause> reason(std::vector<Cause> causes, const kb::Kb& kb, const kb:
 
   for (auto& c : causes) {
     const Finding* finding = finding_of(c.id, machine);
-    const kb::MessageArgs args = args_of(c, m);
-    c.why = m.text(message_key(c, "why", m), args);
+    c.why = explanation_text(c, "why", m);
     if (c.alternative) c.why += " " + m.text("explain.alternative");
     if (c.off_platform) {
       c.why += " " + m.text("explain.off_platform",
@@ -559,7 +578,7 @@ std::vector<Cause> reason(std::vector<Cause> causes, const kb::Kb& kb, const kb:
       c.confidence *= 0.6;
       c.why += " " + m.text("explain.contradicted");
     }
-    const std::string generic = m.text(message_key(c, "fix", m), args);
+    const std::string generic = explanation_text(c, "fix", m);
     if (std::find(c.fix.begin(), c.fix.end(), generic) == c.fix.end()) c.fix.push_back(generic);
     std::sort(c.evidence.begin(), c.evidence.end(),
               [](const Evidence& a, const Evidence& b) { return a.line < b.line; });

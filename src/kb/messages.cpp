@@ -3,6 +3,8 @@
 #include <fmt/args.h>
 #include <fmt/format.h>
 
+#include <optional>
+
 #include "core/text.hpp"
 
 namespace gpuvet::kb {
@@ -47,17 +49,73 @@ bool Messages::has(std::string_view key) const {
   return texts_.contains(key);
 }
 
-std::string Messages::text(std::string_view key, const MessageArgs& args) const {
-  const auto it = texts_.find(key);
-  if (it == texts_.end()) return std::string(key);
+namespace {
+
+std::string format_named(std::string_view key, const std::string& pattern,
+                         const MessageArgs& args) {
   fmt::dynamic_format_arg_store<fmt::format_context> store;
   for (const auto& [name, value] : args)
     store.push_back(fmt::arg(name.c_str(), value));
   try {
-    return fmt::vformat(it->second, store);
+    return fmt::vformat(pattern, store);
   } catch (const fmt::format_error&) {
     return std::string(key);
   }
+}
+
+// ASCII and full-width (Chinese) parentheses.
+constexpr std::string_view kOpen[] = {"(", "\xEF\xBC\x88"};
+constexpr std::string_view kClose[] = {")", "\xEF\xBC\x89"};
+
+// Where the innermost parenthesis around `at` opens and closes (the close one past its end), or
+// nothing when `at` is not inside one on the same sentence's text.
+std::optional<std::pair<size_t, size_t>> enclosing_parenthesis(const std::string& text, size_t at) {
+  for (size_t kind = 0; kind < 2; ++kind) {
+    const size_t open = text.rfind(kOpen[kind], at);
+    if (open == std::string::npos) continue;
+    const size_t closed_before = text.rfind(kClose[kind], at);
+    if (closed_before != std::string::npos && closed_before > open) continue;
+    const size_t close = text.find(kClose[kind], at);
+    if (close == std::string::npos) continue;
+    const size_t opens_between = text.find(kOpen[kind], at);
+    if (opens_between != std::string::npos && opens_between < close) continue;
+    return std::make_pair(open, close + kClose[kind].size());
+  }
+  return std::nullopt;
+}
+
+std::string drop_parentheses_naming(std::string pattern, const std::vector<std::string>& absent) {
+  for (const auto& name : absent) {
+    const std::string placeholder = "{" + name + "}";
+    size_t from = 0;
+    while ((from = pattern.find(placeholder, from)) != std::string::npos) {
+      const auto around = enclosing_parenthesis(pattern, from);
+      if (!around) {
+        from += placeholder.size();
+        continue;
+      }
+      size_t begin = around->first;
+      if (begin > 0 && pattern[begin - 1] == ' ') --begin;
+      pattern.erase(begin, around->second - begin);
+      from = begin;
+    }
+  }
+  return pattern;
+}
+
+}  // namespace
+
+std::string Messages::text(std::string_view key, const MessageArgs& args) const {
+  const auto it = texts_.find(key);
+  if (it == texts_.end()) return std::string(key);
+  return format_named(key, it->second, args);
+}
+
+std::string Messages::text_without(std::string_view key, const MessageArgs& args,
+                                   const std::vector<std::string>& absent) const {
+  const auto it = texts_.find(key);
+  if (it == texts_.end()) return std::string(key);
+  return format_named(key, drop_parentheses_naming(it->second, absent), args);
 }
 
 std::string render_error(const Error& error, const Messages& messages) {

@@ -29,6 +29,11 @@ class Messages {
   // The message for key with its arguments filled in. An unknown key or a broken template
   // yields the key itself, so that a catalog bug never hides a finding.
   std::string text(std::string_view key, const MessageArgs& args = {}) const;
+  // The same, with every parenthesis that names one of `absent` left out ("… driver (found
+  // {found})" -> "… driver"), so a text does not say "(unknown)" for what its input never told;
+  // an absent argument outside parentheses still takes its value from args.
+  std::string text_without(std::string_view key, const MessageArgs& args,
+                           const std::vector<std::string>& absent) const;
   bool has(std::string_view key) const;
 
  private:

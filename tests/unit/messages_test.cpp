@@ -52,13 +52,17 @@ Kb test_kb() {
        "broken,{unclosed\n"
        "broken_close,stray } brace\n"
        "needs_arg,value is {missing}\n"
-       "escaped,\"{{literal}} {name}\"\n"},
+       "escaped,\"{{literal}} {name}\"\n"
+       "driver,\"The driver is too old (found {found}); it needs {min} (see (notes)).\"\n"
+       "nested,\"outer (inner (deep {x}) tail) end\"\n"
+       "unclosed_paren,\"open ( {x} never closed\"\n"},
       {"messages/zh-CN.csv",
        "# 中文\n"
        "key,text\n"
        "greeting,你好，{name}！\n"
        "two,{b} 和 {a}\n"
-       "plain,没有参数\n"},
+       "plain,没有参数\n"
+       "driver,驱动太旧（找到 {found}），需要 {min}。\n"},
   };
   auto kb = Kb::from_files(files);
   EXPECT_TRUE(kb.ok()) << kb.error().message;
@@ -120,6 +124,24 @@ TEST(Messages, UnknownKeyReturnsTheKey) {
     EXPECT_EQ(m.text("no.such.key", {{"name", "x"}}), "no.such.key");
     EXPECT_EQ(m.text(""), "");
   }
+}
+
+TEST(Messages, AbsentArgumentsTakeTheirParenthesesWithThem) {
+  const Kb kb = test_kb();
+  const Messages en = load(kb, Lang::en);
+  const gpuvet::kb::MessageArgs args = {{"found", "unknown"}, {"min", "525"}, {"x", "unknown"}};
+  EXPECT_EQ(en.text_without("driver", args, {"found"}),
+            "The driver is too old; it needs 525 (see (notes)).");
+  EXPECT_EQ(en.text_without("driver", args, {}),
+            "The driver is too old (found unknown); it needs 525 (see (notes)).");
+  // Outside parentheses an absent argument keeps the value it was given.
+  EXPECT_EQ(en.text_without("driver", args, {"min"}),
+            "The driver is too old (found unknown); it needs 525 (see (notes)).");
+  EXPECT_EQ(en.text_without("nested", args, {"x"}), "outer (inner tail) end");
+  EXPECT_EQ(en.text_without("unclosed_paren", args, {"x"}), "open ( unknown never closed");
+  EXPECT_EQ(en.text_without("no.such.key", args, {"x"}), "no.such.key");
+  const Messages zh = load(kb, Lang::zh);
+  EXPECT_EQ(zh.text_without("driver", args, {"found"}), "驱动太旧，需要 525。");
 }
 
 TEST(Messages, HasKnownKeys) {
