@@ -125,16 +125,21 @@ TEST(ExplainCorpus, AccuracyOnDevAndHeldOut) {
   // public fixture e138, whose thread resolved the same message to the driver: 781 right.
   // Round thirteen (38 cases from 2025-26 framework threads and Chinese projects: 7 of its 11
   // held-out right blind) and its dev signatures: 82.8%/91.5% and 68.2%/75.3%.
+  // Round fourteen (166 scored cases aimed at where the held-out misses were: CPU-only builds,
+  // the driver layer, NCCL and device state, non-ML programs, containers, Chinese projects and
+  // Windows installs: 21 of its 52 held-out right blind) brought the shares down with no
+  // signature changed (79.2%/87.6% and 65.4%/73.2%); with its dev signatures 82.4%/90.9% and
+  // 66.2%/73.9%, no case of the earlier rounds lost.
   EXPECT_GE(scores["dev"].share(scores["dev"].top1), 0.82) << misses;
-  EXPECT_GE(scores["dev"].share(scores["dev"].top3), 0.91);
-  EXPECT_GE(scores["heldout"].share(scores["heldout"].top1), 0.68);
-  EXPECT_GE(scores["heldout"].share(scores["heldout"].top3), 0.75);
+  EXPECT_GE(scores["dev"].share(scores["dev"].top3), 0.90);
+  EXPECT_GE(scores["heldout"].share(scores["heldout"].top1), 0.66);
+  EXPECT_GE(scores["heldout"].share(scores["heldout"].top3), 0.73);
   // A share falls when hard cases join; the count of cases right never may: a signature change
   // that loses a case that passed fails here even when new cases hide it in the share.
-  EXPECT_GE(scores["dev"].top1, 804u) << misses;
-  EXPECT_GE(scores["dev"].top3, 888u);
-  EXPECT_GE(scores["heldout"].top1, 318u);
-  EXPECT_GE(scores["heldout"].top3, 351u);
+  EXPECT_GE(scores["dev"].top1, 893u) << misses;
+  EXPECT_GE(scores["dev"].top3, 985u);
+  EXPECT_GE(scores["heldout"].top1, 343u);
+  EXPECT_GE(scores["heldout"].top3, 383u);
 }
 
 // What a log does not say is left out of its explanation, not written as "unknown" (the version
