@@ -12,6 +12,7 @@
 
 #include "core/text.hpp"
 #include "core/version.hpp"
+#include "frameworks/framework.hpp"
 
 namespace gpuvet::explain {
 
@@ -136,6 +137,55 @@ void apply_windows_native_limit(std::vector<Cause>& causes, const kb::Kb& kb, co
   }
 }
 
+// tensorflow with tensorflow-intel at one version is how TensorFlow installs on native Windows
+// (the framework's windows_companion): one build, not two.
+bool windows_companion_pair(const std::string& family,
+                            const std::vector<std::pair<std::string, LogFacts::Seen>>& builds) {
+  const frameworks::Framework* framework = frameworks::find(family);
+  if (!framework || framework->windows_companion.empty() || builds.size() != 2) return false;
+  const std::set<std::string> names = {builds[0].first, builds[1].first};
+  return names == std::set<std::string>{std::string(framework->family),
+                                        std::string(framework->windows_companion)} &&
+         builds[0].second.version == builds[1].second.version;
+}
+
+// Two builds of one framework in the log's pip listing (tensorflow and tensorflow-gpu,
+// onnxruntime and onnxruntime-gpu) overwrite each other's files: the rule of the machine's
+// check, from the same table (data/python_packages.csv).
+void name_builds_listed_together(std::vector<Cause>& causes, const kb::Kb& kb,
+                                 const LogFacts& log) {
+  if (log.listed.size() < 2) return;
+  auto t = kb.table("python_packages");
+  if (!t) return;
+  std::map<std::string, std::vector<std::pair<std::string, LogFacts::Seen>>> by_family;
+  for (size_t row = 0; row < (*t)->size(); ++row) {
+    if ((*t)->cell(row, "ecosystem") != "pip" || (*t)->cell(row, "role") != "build") continue;
+    const auto seen = log.listed.find((*t)->cell(row, "package"));
+    if (seen != log.listed.end()) by_family[(*t)->cell(row, "family")].push_back(*seen);
+  }
+  for (const auto& [family, builds] : by_family) {
+    if (builds.size() < 2 || windows_companion_pair(family, builds)) continue;
+    Cause listed;
+    listed.id = "framework.conflicting_packages";
+    listed.confidence = 0.85;
+    listed.symptom_only = false;
+    listed.first_line = builds.front().second.line.line;
+    std::vector<std::string> names;
+    std::vector<std::string> listed_as;
+    for (const auto& [name, seen] : builds) {
+      listed.first_line = std::min(listed.first_line, seen.line.line);
+      listed.evidence.push_back(seen.line);
+      names.push_back(name);
+      listed_as.push_back(name + " " + seen.version);
+    }
+    listed.captures = {{"package", text::join(listed_as, ", ")}, {"names", text::join(names, " ")}};
+    listed.signatures = {"builds_listed_together"};
+    std::erase_if(causes, [&](const Cause& c) { return c.id == listed.id; });
+    causes.push_back(std::move(listed));
+    return;
+  }
+}
+
 // The toolkit major before the newest one the architecture table knows ("12" when it knows 13.x);
 // empty when it knows fewer than two. Compared as versions, so a --kb table can hold any digits.
 std::string previous_toolkit_major(const kb::Kb& kb) {
@@ -248,8 +298,9 @@ std::string dotted_cudnn_version(const std::string& value) {
 
 const std::vector<std::string>& capture_names() {
   static const std::vector<std::string> names = {
-      "lib",     "cuda",  "cudnn",   "loaded", "compiled", "found",   "symbol", "cc",      "min",
-      "package", "other", "ordinal", "status", "dll",      "version", "until",  "required"};
+      "lib",    "cuda", "cudnn",   "loaded",  "compiled", "found",
+      "symbol", "cc",   "min",     "package", "other",    "ordinal",
+      "status", "dll",  "version", "until",   "required", "names"};
   return names;
 }
 
@@ -448,6 +499,15 @@ void Collector::record_fact(const Signature& sig, size_t line_number, std::strin
     log_facts_.versions.emplace(
         sig.cause.substr(8),
         LogFacts::Seen{version->second, {line_number, std::string(line.substr(0, 500))}});
+  } else if (sig.cause == "package.listed") {
+    const auto package = captures.find("package");
+    const auto version = captures.find("version");
+    if (package == captures.end() || version == captures.end()) return;
+    // PEP 503 names, as data/python_packages.csv spells them.
+    std::string name = text::to_lower(package->second);
+    std::replace(name.begin(), name.end(), '_', '-');
+    log_facts_.listed.emplace(
+        name, LogFacts::Seen{version->second, {line_number, std::string(line.substr(0, 500))}});
   }
 }
 
@@ -551,6 +611,7 @@ std::vector<Cause> reason(std::vector<Cause> causes, const kb::Kb& kb, const kb:
     causes.push_back(std::move(c));
   const std::string platform = log_platform(log);
   apply_windows_native_limit(causes, kb, log, platform);
+  name_builds_listed_together(causes, kb, log);
   apply_log_platform(causes, kb, platform);
 
   for (auto& c : causes) {

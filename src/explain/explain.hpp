@@ -58,6 +58,9 @@ struct LogFacts {
     Evidence line;  // where the log printed it
   };
   std::map<std::string, Seen> versions;  // tensorflow -> 2.12.0, the first the log prints
+  // Framework distributions a pip listing in the log names (pip list, pip freeze, collect_env's
+  // "[pip3] …"): onnxruntime-gpu -> 1.16.3, the first line that lists it.
+  std::map<std::string, Seen> listed;
 };
 
 // The platform the log comes from: WSL when anything says so, else the only one its lines point

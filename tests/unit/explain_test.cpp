@@ -183,6 +183,36 @@ TEST(ExplainCpuBuilds, APlusCpuVersionIsACpuOnlyBuild) {
   EXPECT_EQ(causes[0].id, "framework.windows_native_gpu_unsupported");
 }
 
+// Two builds of one framework in a pip listing the log holds, in each format users paste: the
+// rule of the machine's check (data/python_packages.csv), with the exact uninstall command.
+TEST(ExplainListedBuilds, TwoBuildsOfOneFrameworkListedTogether) {
+  for (const char* listing : {"Package            Version\nonnxruntime        1.16.3\n"
+                              "onnxruntime-gpu    1.16.3\n",
+                              "tensorflow==2.2.0\ntensorflow-gpu==2.2.0\n",
+                              "[pip3] numpy==1.26.4\n[pip3] onnxruntime==1.17.1\n"
+                              "[pip3] onnxruntime_gpu==1.17.1\n",
+                              "tensorflow-gpu            2.4.1               pypi_0    pypi\n"
+                              "tensorflow-cpu            2.4.1               pypi_0    pypi\n"}) {
+    const auto causes = explain_text(listing);
+    ASSERT_FALSE(causes.empty()) << listing;
+    EXPECT_EQ(causes[0].id, "framework.conflicting_packages") << listing;
+    EXPECT_EQ(causes[0].evidence.size(), 2u) << listing;
+    ASSERT_FALSE(causes[0].fix.empty());
+    EXPECT_NE(causes[0].fix.back().find("pip uninstall -y "), std::string::npos)
+        << causes[0].fix.back();
+  }
+  // One build; TensorFlow with its Windows companion at one version; conda's own packages
+  // (tensorflow-gpu pulls tensorflow in); a sentence that names two.
+  for (const char* listing :
+       {"onnxruntime-gpu    1.16.3\nnumpy 1.26.4\n", "tensorflow 2.10.0\ntensorflow-intel 2.10.0\n",
+        "tensorflow                2.4.1           gpu_py38h8a7d6ce_0\n"
+        "tensorflow-gpu            2.4.1                h30adc30_0\n",
+        "Successfully installed onnxruntime-1.16.3 onnxruntime-gpu-1.16.3\n"}) {
+    for (const auto& c : explain_text(listing))
+      EXPECT_NE(c.id, "framework.conflicting_packages") << listing;
+  }
+}
+
 TEST(LogReader, CrlfAnsiAndCarriageReturnRedraws) {
   const auto lines = lines_of("a\r\n\x1b[31mE red\x1b[0m\r\n 10%|#   \r 90%|#########\r\nlast");
   EXPECT_EQ(lines, (std::vector<std::string>{"a", "E red", " 90%|#########", "last"}));
@@ -479,7 +509,9 @@ TEST(Signatures, CausesAreTaxonomyIds) {
     ids.insert((*taxonomy)->cell(row, "id"));
   for (const auto& s : signatures().all()) {
     if (s.fact) {
-      EXPECT_TRUE(s.cause.starts_with("platform.") || s.cause.starts_with("version.")) << s.id;
+      EXPECT_TRUE(s.cause.starts_with("platform.") || s.cause.starts_with("version.") ||
+                  s.cause == "package.listed")
+          << s.id;
       continue;
     }
     std::vector<std::string> causes = s.also;
