@@ -129,17 +129,21 @@ TEST(ExplainCorpus, AccuracyOnDevAndHeldOut) {
   // the driver layer, NCCL and device state, non-ML programs, containers, Chinese projects and
   // Windows installs: 21 of its 52 held-out right blind) brought the shares down with no
   // signature changed (79.2%/87.6% and 65.4%/73.2%); with its dev signatures 82.4%/90.9% and
-  // 66.2%/73.9%, no case of the earlier rounds lost.
+  // 66.2%/73.9%, no case of the earlier rounds lost. Round fifteen (104 scored cases: TensorFlow
+  // on Windows and WSL, PyTorch 2.x with Triton, LLM servers, image and audio apps, less common
+  // frameworks, the system layer: 23 of its 41 held-out right blind, round fourteen's signatures
+  // included) brought the held-out share to 65.5%; with its dev signatures 82.2%/90.8% and
+  // 65.7%/73.9%, no earlier case lost.
   EXPECT_GE(scores["dev"].share(scores["dev"].top1), 0.82) << misses;
   EXPECT_GE(scores["dev"].share(scores["dev"].top3), 0.90);
-  EXPECT_GE(scores["heldout"].share(scores["heldout"].top1), 0.66);
+  EXPECT_GE(scores["heldout"].share(scores["heldout"].top1), 0.65);
   EXPECT_GE(scores["heldout"].share(scores["heldout"].top3), 0.73);
   // A share falls when hard cases join; the count of cases right never may: a signature change
   // that loses a case that passed fails here even when new cases hide it in the share.
-  EXPECT_GE(scores["dev"].top1, 893u) << misses;
-  EXPECT_GE(scores["dev"].top3, 985u);
-  EXPECT_GE(scores["heldout"].top1, 343u);
-  EXPECT_GE(scores["heldout"].top3, 383u);
+  EXPECT_GE(scores["dev"].top1, 943u) << misses;
+  EXPECT_GE(scores["dev"].top3, 1042u);
+  EXPECT_GE(scores["heldout"].top1, 367u);
+  EXPECT_GE(scores["heldout"].top3, 413u);
 }
 
 // What a log does not say is left out of its explanation, not written as "unknown" (the version
