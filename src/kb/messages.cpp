@@ -67,9 +67,10 @@ std::string format_named(std::string_view key, const std::string& pattern,
 constexpr std::string_view kOpen[] = {"(", "\xEF\xBC\x88"};
 constexpr std::string_view kClose[] = {")", "\xEF\xBC\x89"};
 
-// Where the innermost parenthesis around `at` opens and closes (the close one past its end), or
-// nothing when `at` is not inside one on the same sentence's text.
+// Where the innermost parenthesis around `at` opens and closes (the close one past its end), of
+// either kind, or nothing when `at` is not inside one.
 std::optional<std::pair<size_t, size_t>> enclosing_parenthesis(const std::string& text, size_t at) {
+  std::optional<std::pair<size_t, size_t>> innermost;
   for (size_t kind = 0; kind < 2; ++kind) {
     const size_t open = text.rfind(kOpen[kind], at);
     if (open == std::string::npos) continue;
@@ -79,9 +80,10 @@ std::optional<std::pair<size_t, size_t>> enclosing_parenthesis(const std::string
     if (close == std::string::npos) continue;
     const size_t opens_between = text.find(kOpen[kind], at);
     if (opens_between != std::string::npos && opens_between < close) continue;
-    return std::make_pair(open, close + kClose[kind].size());
+    if (!innermost || open > innermost->first)
+      innermost = std::make_pair(open, close + kClose[kind].size());
   }
-  return std::nullopt;
+  return innermost;
 }
 
 std::string drop_parentheses_naming(std::string pattern, const std::vector<std::string>& absent) {

@@ -55,7 +55,10 @@ Kb test_kb() {
        "escaped,\"{{literal}} {name}\"\n"
        "driver,\"The driver is too old (found {found}); it needs {min} (see (notes)).\"\n"
        "nested,\"outer (inner (deep {x}) tail) end\"\n"
-       "unclosed_paren,\"open ( {x} never closed\"\n"},
+       "unclosed_paren,\"open ( {x} never closed\"\n"
+       "mixed,\"a (b \xEF\xBC\x88"
+       "c {x}\xEF\xBC\x89"
+       " d) e\"\n"},
       {"messages/zh-CN.csv",
        "# 中文\n"
        "key,text\n"
@@ -139,6 +142,8 @@ TEST(Messages, AbsentArgumentsTakeTheirParenthesesWithThem) {
             "The driver is too old (found unknown); it needs 525 (see (notes)).");
   EXPECT_EQ(en.text_without("nested", args, {"x"}), "outer (inner tail) end");
   EXPECT_EQ(en.text_without("unclosed_paren", args, {"x"}), "open ( unknown never closed");
+  // The innermost of either kind goes, not the one around it.
+  EXPECT_EQ(en.text_without("mixed", args, {"x"}), "a (b d) e");
   EXPECT_EQ(en.text_without("no.such.key", args, {"x"}), "no.such.key");
   const Messages zh = load(kb, Lang::zh);
   EXPECT_EQ(zh.text_without("driver", args, {"found"}), "驱动太旧，需要 525。");
