@@ -133,17 +133,18 @@ TEST(ExplainCorpus, AccuracyOnDevAndHeldOut) {
   // on Windows and WSL, PyTorch 2.x with Triton, LLM servers, image and audio apps, less common
   // frameworks, the system layer: 23 of its 41 held-out right blind, round fourteen's signatures
   // included) brought the held-out share to 65.5%; with its dev signatures 82.2%/90.8% and
-  // 65.7%/73.9%, no earlier case lost.
+  // 65.7%/73.9%, no earlier case lost. A program's own "running on CPU" words as a symptom of a
+  // build without CUDA (what most such dev threads resolved): 82.3%/90.9% and 66.0%/74.4%.
   EXPECT_GE(scores["dev"].share(scores["dev"].top1), 0.82) << misses;
   EXPECT_GE(scores["dev"].share(scores["dev"].top3), 0.90);
-  EXPECT_GE(scores["heldout"].share(scores["heldout"].top1), 0.65);
-  EXPECT_GE(scores["heldout"].share(scores["heldout"].top3), 0.73);
+  EXPECT_GE(scores["heldout"].share(scores["heldout"].top1), 0.66);
+  EXPECT_GE(scores["heldout"].share(scores["heldout"].top3), 0.74);
   // A share falls when hard cases join; the count of cases right never may: a signature change
   // that loses a case that passed fails here even when new cases hide it in the share.
-  EXPECT_GE(scores["dev"].top1, 943u) << misses;
-  EXPECT_GE(scores["dev"].top3, 1042u);
-  EXPECT_GE(scores["heldout"].top1, 367u);
-  EXPECT_GE(scores["heldout"].top3, 413u);
+  EXPECT_GE(scores["dev"].top1, 944u) << misses;
+  EXPECT_GE(scores["dev"].top3, 1043u);
+  EXPECT_GE(scores["heldout"].top1, 369u);
+  EXPECT_GE(scores["heldout"].top3, 416u);
 }
 
 // What a log does not say is left out of its explanation, not written as "unknown" (the version
