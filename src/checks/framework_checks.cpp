@@ -79,10 +79,8 @@ Result<bool> report_cpu_only(const CheckContext& context, const PythonEnvFact& e
 bool windows_meta_pair(const std::vector<const FrameworkFact*>& builds) {
   if (builds.size() != 2) return false;
   const frameworks::Framework* framework = frameworks::of(*builds[0]);
-  if (!framework || framework->windows_companion.empty()) return false;
-  std::set<std::string> names = {builds[0]->package, builds[1]->package};
-  return names == std::set<std::string>{std::string(framework->family),
-                                        std::string(framework->windows_companion)} &&
+  return framework &&
+         frameworks::windows_companion_pair(*framework, builds[0]->package, builds[1]->package) &&
          public_version(builds[0]->version) == public_version(builds[1]->version);
 }
 

@@ -13,6 +13,7 @@
 #include "core/text.hpp"
 #include "core/version.hpp"
 #include "frameworks/framework.hpp"
+#include "python/metadata.hpp"
 
 namespace gpuvet::explain {
 
@@ -142,10 +143,8 @@ void apply_windows_native_limit(std::vector<Cause>& causes, const kb::Kb& kb, co
 bool windows_companion_pair(const std::string& family,
                             const std::vector<std::pair<std::string, LogFacts::Seen>>& builds) {
   const frameworks::Framework* framework = frameworks::find(family);
-  if (!framework || framework->windows_companion.empty() || builds.size() != 2) return false;
-  const std::set<std::string> names = {builds[0].first, builds[1].first};
-  return names == std::set<std::string>{std::string(framework->family),
-                                        std::string(framework->windows_companion)} &&
+  return framework && builds.size() == 2 &&
+         frameworks::windows_companion_pair(*framework, builds[0].first, builds[1].first) &&
          builds[0].second.version == builds[1].second.version;
 }
 
@@ -504,10 +503,9 @@ void Collector::record_fact(const Signature& sig, size_t line_number, std::strin
     const auto version = captures.find("version");
     if (package == captures.end() || version == captures.end()) return;
     // PEP 503 names, as data/python_packages.csv spells them.
-    std::string name = text::to_lower(package->second);
-    std::replace(name.begin(), name.end(), '_', '-');
     log_facts_.listed.emplace(
-        name, LogFacts::Seen{version->second, {line_number, std::string(line.substr(0, 500))}});
+        python::normalize_name(package->second),
+        LogFacts::Seen{version->second, {line_number, std::string(line.substr(0, 500))}});
   }
 }
 

@@ -146,6 +146,9 @@ struct Framework {
 const std::vector<const Framework*>& all();
 // By family or alias (case-insensitive): torch, pytorch, paddle, paddlepaddle ...
 const Framework* find(std::string_view name);
+// Whether distributions a and b are one framework's main package and its Windows companion
+// (tensorflow, tensorflow-intel): one build on native Windows when their versions agree.
+bool windows_companion_pair(const Framework& framework, std::string_view a, std::string_view b);
 // The registered framework of a fact's family; nullptr for a family no longer registered.
 const Framework* of(const FrameworkFact& f);
 

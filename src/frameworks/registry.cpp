@@ -29,6 +29,12 @@ const Framework* find(std::string_view name) {
   return nullptr;
 }
 
+bool windows_companion_pair(const Framework& framework, std::string_view a, std::string_view b) {
+  if (framework.windows_companion.empty()) return false;
+  return (a == framework.family && b == framework.windows_companion) ||
+         (b == framework.family && a == framework.windows_companion);
+}
+
 const Framework* of(const FrameworkFact& f) {
   return find(f.name);
 }
