@@ -135,16 +135,19 @@ TEST(ExplainCorpus, AccuracyOnDevAndHeldOut) {
   // included) brought the held-out share to 65.5%; with its dev signatures 82.2%/90.8% and
   // 65.7%/73.9%, no earlier case lost. A program's own "running on CPU" words as a symptom of a
   // build without CUDA (what most such dev threads resolved): 82.3%/90.9% and 66.0%/74.4%.
+  // Round sixteen (99 scored cases, most of six causes the taxonomy gained with it: 8 of its 35
+  // held-out right blind) and 53 earlier cases relabelled to those causes: with the signatures
+  // from the dev parts 82.3%/90.5% and 66.4%/74.5%, no earlier case lost.
   EXPECT_GE(scores["dev"].share(scores["dev"].top1), 0.82) << misses;
   EXPECT_GE(scores["dev"].share(scores["dev"].top3), 0.90);
   EXPECT_GE(scores["heldout"].share(scores["heldout"].top1), 0.66);
   EXPECT_GE(scores["heldout"].share(scores["heldout"].top3), 0.74);
   // A share falls when hard cases join; the count of cases right never may: a signature change
   // that loses a case that passed fails here even when new cases hide it in the share.
-  EXPECT_GE(scores["dev"].top1, 944u) << misses;
-  EXPECT_GE(scores["dev"].top3, 1043u);
-  EXPECT_GE(scores["heldout"].top1, 369u);
-  EXPECT_GE(scores["heldout"].top3, 416u);
+  EXPECT_GE(scores["dev"].top1, 1017u) << misses;
+  EXPECT_GE(scores["dev"].top3, 1119u);
+  EXPECT_GE(scores["heldout"].top1, 401u);
+  EXPECT_GE(scores["heldout"].top3, 450u);
 }
 
 // What a log does not say is left out of its explanation, not written as "unknown" (the version

@@ -820,6 +820,32 @@ TEST(Reasoning, LaunchTimeoutExplainsTheWatchdog) {
   EXPECT_NE(causes[0].fix.back().find("TCC"), std::string::npos) << causes[0].fix.back();
 }
 
+// A compiled extension that lacks one of torch's own C++ symbols (c10::, at::, torch::, mangled or
+// not) was built for another torch, and the explanation names the extension; torch's own library
+// lacking one is a second torch or a stale copy, and a C library symbol is no extension's fault.
+TEST(Reasoning, AnExtensionMissingTorchSymbolsWasBuiltForAnotherTorch) {
+  for (const char* log :
+       {"ImportError: /opt/lib/python3.12/site-packages/flash_attn_2_cuda.cpython-312-x86_64-linux-"
+        "gnu.so: undefined symbol: _ZN3c105ErrorC2ENS_14SourceLocationE\n",
+        "ImportError: /usr/local/lib/python3.10/dist-packages/vllm/_C.abi3.so: undefined symbol: "
+        "_ZN5torch3jit17parseSchemaOrNameERKSsb\n",
+        "OSError: torch_scatter/_version_cuda.so: undefined symbol: _ZNK2at6Tensor6narrowElll\n"}) {
+    const auto causes = explain_text(log);
+    ASSERT_FALSE(causes.empty()) << log;
+    EXPECT_EQ(causes[0].id, "framework.extension_mismatch") << log;
+    EXPECT_NE(causes[0].why.find(".so"), std::string::npos) << causes[0].why;
+  }
+  for (const char* log :
+       {"ImportError: ~/.local/lib/python3.6/site-packages/torch/lib/libcaffe2.so: undefined "
+        "symbol: _ZTIN3c1010TensorImplE\n",
+        "OSError: /site-packages/nvidia/cublas/lib/libcublas.so.11: undefined symbol: "
+        "cublasLtGetStatusString, version libcublasLt.so.11\n"}) {
+    const auto causes = explain_text(log);
+    ASSERT_FALSE(causes.empty()) << log;
+    EXPECT_EQ(causes[0].id, "lib.symbol_mismatch") << log;
+  }
+}
+
 // Versions as the frameworks print them come out dotted: PyTorch's tuples, cuDNN's integers (the
 // 9.x encoding too), and no trailing period.
 TEST(Explain, CudnnVersionsAreDotted) {
