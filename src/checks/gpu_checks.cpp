@@ -14,6 +14,7 @@ namespace {
 constexpr std::string_view kWslLibDir = "/usr/lib/wsl/lib/";
 constexpr int kCudaSuccess = 0;
 constexpr int kCudaErrorStubLibrary = 34;
+constexpr int kCudaErrorSystemNotReady = 802;
 
 // "CUDA_ERROR_STUB_LIBRARY (34)" from data/cuda_driver_errors.csv; the bare number when unknown.
 std::string cuda_error_name(const CheckContext& context, int code) {
@@ -103,6 +104,24 @@ Result<bool> check_wsl(const CheckContext& context, std::vector<Finding>& findin
   return true;
 }
 
+// CUDA_ERROR_SYSTEM_NOT_READY: a daemon the system needs before CUDA work is not running; on the
+// NVSwitch systems where it is answered that daemon is the Fabric Manager (its user guide).
+Result<bool> check_fabric_not_ready(const CheckContext& context, std::vector<Finding>& findings,
+                                    const std::string& result) {
+  std::vector<std::string> evidence;
+  for (const auto& node : context.facts().hardware.device_nodes) {
+    if (node.starts_with("/dev/nvidia-nvswitch")) {
+      evidence.push_back(
+          context.text("driver.fabric_manager_not_running.nvswitch", {{"node", node}}));
+      break;
+    }
+  }
+  return emit(context, findings, "driver.fabric_manager_not_running",
+              "driver.fabric_manager_not_running", {{"result", result}}, evidence, true,
+              {"driver.fabric_manager_not_running.fix.status",
+               "driver.fabric_manager_not_running.fix.version"});
+}
+
 // cuInit failed although a driver answered: the device is there but cannot be initialised.
 Result<bool> check_device_init(const CheckContext& context, std::vector<Finding>& findings) {
   const Facts& f = context.facts();
@@ -111,6 +130,9 @@ Result<bool> check_device_init(const CheckContext& context, std::vector<Finding>
     return true;
   }
   const std::string result = cuda_error_name(context, *f.driver->cuinit_code);
+  if (*f.driver->cuinit_code == kCudaErrorSystemNotReady) {
+    return check_fabric_not_ready(context, findings, result);
+  }
   std::vector<std::string> evidence;
   for (const auto& gpu : f.gpus) {
     if (gpu.compute_mode && *gpu.compute_mode != "Default") {
