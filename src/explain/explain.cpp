@@ -498,6 +498,11 @@ void Collector::record_fact(const Signature& sig, size_t line_number, std::strin
     log_facts_.versions.emplace(
         sig.cause.substr(8),
         LogFacts::Seen{version->second, {line_number, std::string(line.substr(0, 500))}});
+  } else if (sig.cause == "package.installed") {
+    const auto names = captures.find("names");
+    const auto status = captures.find("status");
+    const bool removed = status != captures.end() && !status->second.empty();
+    if (names != captures.end()) record_installed(names->second, removed, line_number, line);
   } else if (sig.cause == "package.listed") {
     const auto package = captures.find("package");
     const auto version = captures.find("version");
@@ -506,6 +511,32 @@ void Collector::record_fact(const Signature& sig, size_t line_number, std::strin
     log_facts_.listed.emplace(
         python::normalize_name(package->second),
         LogFacts::Seen{version->second, {line_number, std::string(line.substr(0, 500))}});
+  }
+}
+
+// pip's "Successfully installed onnxruntime-1.23.2 onnxruntime-gpu-1.23.2" (and, later in the
+// log, "Successfully uninstalled onnxruntime-1.23.2"): each word is a name, a dash and a version
+// that starts with a digit (names hold dashes too).
+void Collector::record_installed(std::string_view words, bool removed, size_t line_number,
+                                 std::string_view line) {
+  for (const auto& word : text::split(words, ' ')) {
+    size_t dash = word.size();
+    while (dash > 0) {
+      dash = word.rfind('-', dash - 1);
+      if (dash == std::string::npos ||
+          (dash + 1 < word.size() && word[dash + 1] >= '0' && word[dash + 1] <= '9')) {
+        break;
+      }
+    }
+    if (dash == std::string::npos || dash == 0 || dash == word.size()) continue;
+    const std::string name = python::normalize_name(word.substr(0, dash));
+    if (removed) {
+      log_facts_.listed.erase(name);
+      continue;
+    }
+    log_facts_.listed.insert_or_assign(
+        name,
+        LogFacts::Seen{word.substr(dash + 1), {line_number, std::string(line.substr(0, 500))}});
   }
 }
 

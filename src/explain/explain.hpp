@@ -111,6 +111,8 @@ class Collector {
               const std::map<std::string, std::string>& captures) const;
   void record_fact(const Signature& sig, size_t line_number, std::string_view line,
                    const std::map<std::string, std::string>& captures);
+  void record_installed(std::string_view words, bool removed, size_t line_number,
+                        std::string_view line);
   void add_alternative(const std::string& id, const Signature& sig, double share,
                        size_t line_number, std::string_view line,
                        const std::map<std::string, std::string>& captures);

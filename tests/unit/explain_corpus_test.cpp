@@ -138,16 +138,19 @@ TEST(ExplainCorpus, AccuracyOnDevAndHeldOut) {
   // Round sixteen (99 scored cases, most of six causes the taxonomy gained with it: 8 of its 35
   // held-out right blind) and 53 earlier cases relabelled to those causes: with the signatures
   // from the dev parts 82.3%/90.5% and 66.4%/74.5%, no earlier case lost.
-  EXPECT_GE(scores["dev"].share(scores["dev"].top1), 0.82) << misses;
+  // Round seventeen (122 scored cases where the held-out misses were: 15 of its 39 held-out right
+  // blind) brought the shares down with no signature changed (79.2%/87.7% and 64.6%/73.3%); with
+  // its dev signatures and the MIG id 81.5%/90.2% and 64.9%/73.6%, no earlier case lost.
+  EXPECT_GE(scores["dev"].share(scores["dev"].top1), 0.81) << misses;
   EXPECT_GE(scores["dev"].share(scores["dev"].top3), 0.90);
-  EXPECT_GE(scores["heldout"].share(scores["heldout"].top1), 0.66);
-  EXPECT_GE(scores["heldout"].share(scores["heldout"].top3), 0.74);
+  EXPECT_GE(scores["heldout"].share(scores["heldout"].top1), 0.64);
+  EXPECT_GE(scores["heldout"].share(scores["heldout"].top3), 0.73);
   // A share falls when hard cases join; the count of cases right never may: a signature change
   // that loses a case that passed fails here even when new cases hide it in the share.
-  EXPECT_GE(scores["dev"].top1, 1017u) << misses;
-  EXPECT_GE(scores["dev"].top3, 1119u);
-  EXPECT_GE(scores["heldout"].top1, 401u);
-  EXPECT_GE(scores["heldout"].top3, 450u);
+  EXPECT_GE(scores["dev"].top1, 1078u) << misses;
+  EXPECT_GE(scores["dev"].top3, 1192u);
+  EXPECT_GE(scores["heldout"].top1, 418u);
+  EXPECT_GE(scores["heldout"].top3, 474u);
 }
 
 // What a log does not say is left out of its explanation, not written as "unknown" (the version

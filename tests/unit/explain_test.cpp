@@ -192,7 +192,9 @@ TEST(ExplainListedBuilds, TwoBuildsOfOneFrameworkListedTogether) {
                               "[pip3] numpy==1.26.4\n[pip3] onnxruntime==1.17.1\n"
                               "[pip3] onnxruntime_gpu==1.17.1\n",
                               "tensorflow-gpu            2.4.1               pypi_0    pypi\n"
-                              "tensorflow-cpu            2.4.1               pypi_0    pypi\n"}) {
+                              "tensorflow-cpu            2.4.1               pypi_0    pypi\n",
+                              "Successfully installed coloredlogs-15.0.1 onnxruntime-1.16.3 "
+                              "onnxruntime-gpu-1.16.3 opencv-python-4.13.0.90\n"}) {
     const auto causes = explain_text(listing);
     ASSERT_FALSE(causes.empty()) << listing;
     EXPECT_EQ(causes[0].id, "framework.conflicting_packages") << listing;
@@ -202,12 +204,15 @@ TEST(ExplainListedBuilds, TwoBuildsOfOneFrameworkListedTogether) {
         << causes[0].fix.back();
   }
   // One build; TensorFlow with its Windows companion at one version; conda's own packages
-  // (tensorflow-gpu pulls tensorflow in); a sentence that names two.
+  // (tensorflow-gpu pulls tensorflow in); a sentence that names two; one build pip removed after
+  // installing both.
   for (const char* listing :
        {"onnxruntime-gpu    1.16.3\nnumpy 1.26.4\n", "tensorflow 2.10.0\ntensorflow-intel 2.10.0\n",
         "tensorflow                2.4.1           gpu_py38h8a7d6ce_0\n"
         "tensorflow-gpu            2.4.1                h30adc30_0\n",
-        "Successfully installed onnxruntime-1.16.3 onnxruntime-gpu-1.16.3\n"}) {
+        "I installed onnxruntime 1.16.3 and then onnxruntime-gpu 1.16.3\n",
+        "Successfully installed onnxruntime-1.16.3 onnxruntime-gpu-1.16.3\n"
+        "Successfully uninstalled onnxruntime-1.16.3\n"}) {
     for (const auto& c : explain_text(listing))
       EXPECT_NE(c.id, "framework.conflicting_packages") << listing;
   }
@@ -510,7 +515,7 @@ TEST(Signatures, CausesAreTaxonomyIds) {
   for (const auto& s : signatures().all()) {
     if (s.fact) {
       EXPECT_TRUE(s.cause.starts_with("platform.") || s.cause.starts_with("version.") ||
-                  s.cause == "package.listed")
+                  s.cause == "package.listed" || s.cause == "package.installed")
           << s.id;
       continue;
     }
