@@ -43,7 +43,9 @@ std::string env_python(const PythonEnvFact& env, bool windows) {
 const std::vector<Check>& all_checks() {
   static const std::vector<Check> checks = {
       {"gpu_and_driver", check_gpu_and_driver},
+      {"gpu_health", check_gpu_health},
       {"visible_devices", check_visible_devices},
+      {"mig_devices", check_mig_devices},
       {"driver_too_old", check_driver_too_old},
       {"compute_capability", check_compute_capability},
       {"cuda_path_order", check_cuda_path_order},

@@ -173,6 +173,35 @@ Result<bool> check_visible_devices(const CheckContext& context, std::vector<Find
   return true;
 }
 
+// A CUDA process enumerates one MIG instance: MIG UUIDs after the first in CUDA_VISIBLE_DEVICES
+// give it no second device ("invalid device ordinal" for cuda:1). (PyTorch maintainers,
+// https://github.com/pytorch/pytorch/issues/130181; https://github.com/pytorch/pytorch/pull/92315)
+Result<bool> check_mig_devices(const CheckContext& context, std::vector<Finding>& findings) {
+  const auto value = variable(context.facts(), "CUDA_VISIBLE_DEVICES");
+  if (!value) return true;
+  std::vector<std::string> instances;
+  for (const auto& raw : text::split(*value, ',')) {
+    const std::string entry(text::trim(raw));
+    if (text::starts_with_icase(entry, "MIG-")) instances.push_back(entry);
+  }
+  if (instances.size() < 2) return true;
+  auto finding = context.finding(
+      "device.mig_misconfigured", Severity::warning, "device.mig_misconfigured.several.title",
+      {{"count", std::to_string(instances.size())}, {"first", instances.front()}});
+  if (!finding) return finding.error();
+  finding->evidence.push_back(fmt::format("CUDA_VISIBLE_DEVICES=\"{}\"", *value));
+  for (const auto& gpu : context.facts().gpus) {
+    if (gpu.mig_mode.value_or(false)) {
+      finding->evidence.push_back(
+          context.text("device.mig_misconfigured.mode",
+                       {{"index", std::to_string(gpu.index)}, {"name", gpu.name.value_or("?")}}));
+    }
+  }
+  finding->fix.push_back(context.text("device.mig_misconfigured.several.fix"));
+  findings.push_back(std::move(*finding));
+  return true;
+}
+
 // pip writes TensorFlow's deeply nested files into site-packages; with long paths off, paths
 // over 260 characters fail ("No such file or directory" / "Could not install packages").
 Result<bool> check_long_paths(const CheckContext& context, std::vector<Finding>& findings) {

@@ -240,7 +240,45 @@ bool module_not_loaded(const Facts& f) {
   return !stub && !d.nvidia_module_loaded && !d.kernel_module_version;
 }
 
+// What a GPU says about its own hardware through NVML: uncorrectable ECC errors since the driver
+// loaded, or a failed row remapping, are faults no software causes or fixes (an error); rows
+// waiting for remapping take effect at the next GPU reset (a warning).
+std::vector<std::string> hardware_faults(const CheckContext& context, bool& fatal) {
+  std::vector<std::string> evidence;
+  for (const auto& gpu : context.facts().gpus) {
+    const kb::MessageArgs args = {{"index", std::to_string(gpu.index)},
+                                  {"name", gpu.name.value_or("?")},
+                                  {"count", std::to_string(gpu.ecc_uncorrected.value_or(0))}};
+    if (gpu.ecc_uncorrected.value_or(0) > 0) {
+      evidence.push_back(context.text("device.hardware_error.ecc", args));
+      fatal = true;
+    }
+    if (gpu.row_remap_failure.value_or(false)) {
+      evidence.push_back(context.text("device.hardware_error.remap_failure", args));
+      fatal = true;
+    } else if (gpu.row_remap_pending.value_or(false)) {
+      evidence.push_back(context.text("device.hardware_error.remap_pending", args));
+    }
+  }
+  return evidence;
+}
+
 }  // namespace
+
+Result<bool> check_gpu_health(const CheckContext& context, std::vector<Finding>& findings) {
+  bool fatal = false;
+  const auto evidence = hardware_faults(context, fatal);
+  if (evidence.empty()) return true;
+  const std::string key = fatal ? "device.hardware_error" : "device.hardware_error.pending_reset";
+  auto finding = context.finding("device.hardware_error",
+                                 fatal ? Severity::error : Severity::warning, key + ".title", {});
+  if (!finding) return finding.error();
+  finding->evidence = evidence;
+  finding->fix.push_back(context.text("device.hardware_error.fix.reset"));
+  if (fatal) finding->fix.push_back(context.text("device.hardware_error.fix.service"));
+  findings.push_back(std::move(*finding));
+  return true;
+}
 
 Result<bool> check_gpu_and_driver(const CheckContext& context, std::vector<Finding>& findings) {
   const Facts& f = context.facts();

@@ -85,7 +85,11 @@ struct JsonFields<GpuFact> {
       json_field("compute_capability", &T::compute_capability),
       json_field("memory_mib", &T::memory_mib), json_field("driver_model", &T::driver_model),
       json_field("compute_mode", &T::compute_mode),
-      json_field("persistence_mode", &T::persistence_mode), json_field("ecc", &T::ecc));
+      json_field("persistence_mode", &T::persistence_mode), json_field("ecc", &T::ecc),
+      json_field("mig_mode", &T::mig_mode),
+      json_field("ecc_uncorrected", &T::ecc_uncorrected).within(0, 1LL << 50),
+      json_field("row_remap_pending", &T::row_remap_pending),
+      json_field("row_remap_failure", &T::row_remap_failure));
 };
 
 template <>

@@ -108,7 +108,14 @@ struct GpuFact {
   // NVML's nvmlEnableState_t of the two, as the driver answers; null where it says "not
   // supported" (ECC on a GeForce, persistence on Windows) or was not asked.
   std::optional<bool> persistence_mode;
-  std::optional<bool> ecc;  // the current ECC mode
+  std::optional<bool> ecc;       // the current ECC mode
+  std::optional<bool> mig_mode;  // MIG enabled now (NVML's current mode)
+  // Uncorrectable ECC errors since the driver loaded (NVML's volatile count), and the row
+  // remapper's state (Ampere and newer data-centre GPUs): rows waiting for a GPU reset, or a
+  // remapping that failed. Null where NVML says "not supported".
+  std::optional<std::int64_t> ecc_uncorrected;
+  std::optional<bool> row_remap_pending;
+  std::optional<bool> row_remap_failure;
   bool operator==(const GpuFact&) const = default;
 };
 

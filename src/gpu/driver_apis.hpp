@@ -26,25 +26,29 @@ struct NvmlPciInfo {  // nvmlPciInfo_t as filled by nvmlDeviceGetPciInfo_v3
 };
 
 // X(name, return type, parameter list, required)
-#define GPUVET_NVML_ENTRY_POINTS(X)                                                  \
-  X(nvmlInit_v2, nvmlReturn, (), true)                                               \
-  X(nvmlShutdown, nvmlReturn, (), true)                                              \
-  X(nvmlErrorString, const char*, (nvmlReturn), false)                               \
-  X(nvmlSystemGetDriverVersion, nvmlReturn, (char*, unsigned int), true)             \
-  X(nvmlSystemGetCudaDriverVersion_v2, nvmlReturn, (int*), false)                    \
-  X(nvmlDeviceGetCount_v2, nvmlReturn, (unsigned int*), true)                        \
-  X(nvmlDeviceGetHandleByIndex_v2, nvmlReturn, (unsigned int, nvmlDevice*), true)    \
-  X(nvmlDeviceGetName, nvmlReturn, (nvmlDevice, char*, unsigned int), false)         \
-  X(nvmlDeviceGetUUID, nvmlReturn, (nvmlDevice, char*, unsigned int), false)         \
-  X(nvmlDeviceGetPciInfo_v3, nvmlReturn, (nvmlDevice, NvmlPciInfo*), false)          \
-  X(nvmlDeviceGetCudaComputeCapability, nvmlReturn, (nvmlDevice, int*, int*), false) \
-  X(nvmlDeviceGetMemoryInfo, nvmlReturn, (nvmlDevice, NvmlMemory*), false)           \
-  X(nvmlDeviceGetComputeMode, nvmlReturn, (nvmlDevice, int*), false)                 \
-  X(nvmlDeviceGetCurrPcieLinkGeneration, nvmlReturn, (nvmlDevice, unsigned*), false) \
-  X(nvmlDeviceGetCurrPcieLinkWidth, nvmlReturn, (nvmlDevice, unsigned*), false)      \
-  X(nvmlDeviceGetEccMode, nvmlReturn, (nvmlDevice, int*, int*), false)               \
-  X(nvmlDeviceGetPersistenceMode, nvmlReturn, (nvmlDevice, int*), false)             \
-  X(nvmlDeviceGetDriverModel, nvmlReturn, (nvmlDevice, int*, int*), false)
+#define GPUVET_NVML_ENTRY_POINTS(X)                                                              \
+  X(nvmlInit_v2, nvmlReturn, (), true)                                                           \
+  X(nvmlShutdown, nvmlReturn, (), true)                                                          \
+  X(nvmlErrorString, const char*, (nvmlReturn), false)                                           \
+  X(nvmlSystemGetDriverVersion, nvmlReturn, (char*, unsigned int), true)                         \
+  X(nvmlSystemGetCudaDriverVersion_v2, nvmlReturn, (int*), false)                                \
+  X(nvmlDeviceGetCount_v2, nvmlReturn, (unsigned int*), true)                                    \
+  X(nvmlDeviceGetHandleByIndex_v2, nvmlReturn, (unsigned int, nvmlDevice*), true)                \
+  X(nvmlDeviceGetName, nvmlReturn, (nvmlDevice, char*, unsigned int), false)                     \
+  X(nvmlDeviceGetUUID, nvmlReturn, (nvmlDevice, char*, unsigned int), false)                     \
+  X(nvmlDeviceGetPciInfo_v3, nvmlReturn, (nvmlDevice, NvmlPciInfo*), false)                      \
+  X(nvmlDeviceGetCudaComputeCapability, nvmlReturn, (nvmlDevice, int*, int*), false)             \
+  X(nvmlDeviceGetMemoryInfo, nvmlReturn, (nvmlDevice, NvmlMemory*), false)                       \
+  X(nvmlDeviceGetComputeMode, nvmlReturn, (nvmlDevice, int*), false)                             \
+  X(nvmlDeviceGetCurrPcieLinkGeneration, nvmlReturn, (nvmlDevice, unsigned*), false)             \
+  X(nvmlDeviceGetCurrPcieLinkWidth, nvmlReturn, (nvmlDevice, unsigned*), false)                  \
+  X(nvmlDeviceGetEccMode, nvmlReturn, (nvmlDevice, int*, int*), false)                           \
+  X(nvmlDeviceGetPersistenceMode, nvmlReturn, (nvmlDevice, int*), false)                         \
+  X(nvmlDeviceGetDriverModel, nvmlReturn, (nvmlDevice, int*, int*), false)                       \
+  X(nvmlDeviceGetMigMode, nvmlReturn, (nvmlDevice, unsigned*, unsigned*), false)                 \
+  X(nvmlDeviceGetTotalEccErrors, nvmlReturn, (nvmlDevice, int, int, unsigned long long*), false) \
+  X(nvmlDeviceGetRemappedRows, nvmlReturn,                                                       \
+    (nvmlDevice, unsigned*, unsigned*, unsigned*, unsigned*), false)
 
 // The CUDA driver API (libcuda.so.1 / nvcuda.dll). CUresult and CUdevice are ints.
 using CUresultCode = int;

@@ -3,6 +3,7 @@
 // parent can say where a dead child died.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <optional>
@@ -47,6 +48,35 @@ std::string c_string(const char* buffer, size_t size) {
   return std::string(buffer, strnlen(buffer, size));
 }
 
+// MIG mode, uncorrectable ECC errors and the row remapper: what a data-centre GPU says about
+// its own state (nvml.h: nvmlDeviceGetMigMode, nvmlDeviceGetTotalEccErrors with
+// NVML_MEMORY_ERROR_TYPE_UNCORRECTED (1) and NVML_VOLATILE_ECC (0), nvmlDeviceGetRemappedRows).
+void read_health(const NvmlApi& api, nvmlDevice device, GpuAnswer& gpu) {
+  constexpr int kUncorrected = 1;
+  constexpr int kVolatile = 0;
+  unsigned mig_current = 0;
+  unsigned mig_pending = 0;
+  if (api.nvmlDeviceGetMigMode &&
+      api.nvmlDeviceGetMigMode(device, &mig_current, &mig_pending) == kNvmlSuccess) {
+    gpu.mig_mode = mig_current == 1;
+  }
+  unsigned long long errors = 0;
+  if (api.nvmlDeviceGetTotalEccErrors &&
+      api.nvmlDeviceGetTotalEccErrors(device, kUncorrected, kVolatile, &errors) == kNvmlSuccess) {
+    gpu.ecc_uncorrected = static_cast<std::int64_t>(std::min(errors, 1ULL << 50));
+  }
+  unsigned corrected_rows = 0;
+  unsigned uncorrected_rows = 0;
+  unsigned pending = 0;
+  unsigned failure = 0;
+  if (api.nvmlDeviceGetRemappedRows &&
+      api.nvmlDeviceGetRemappedRows(device, &corrected_rows, &uncorrected_rows, &pending,
+                                    &failure) == kNvmlSuccess) {
+    gpu.row_remap_pending = pending != 0;
+    gpu.row_remap_failure = failure != 0;
+  }
+}
+
 GpuAnswer nvml_gpu(const NvmlApi& api, unsigned index, nvmlDevice device) {
   GpuAnswer gpu;
   gpu.index = static_cast<int>(index);
@@ -88,6 +118,7 @@ GpuAnswer nvml_gpu(const NvmlApi& api, unsigned index, nvmlDevice device) {
       api.nvmlDeviceGetEccMode(device, &ecc_current, &ecc_pending) == kNvmlSuccess) {
     gpu.ecc = ecc_current == 1;
   }
+  read_health(api, device, gpu);
   // Windows only: Linux drivers answer NVML_ERROR_NOT_SUPPORTED, and then nothing is said.
   int current = 0;
   int pending = 0;

@@ -79,5 +79,14 @@ int nvmlDeviceGetPersistenceMode(void*, int* mode) {
 int nvmlDeviceGetEccMode(void*, int*, int*) {
   return 3;  // NVML_ERROR_NOT_SUPPORTED, as a GeForce answers
 }
+int nvmlDeviceGetMigMode(void*, unsigned*, unsigned*) {
+  return 3;  // NVML_ERROR_NOT_SUPPORTED: no MIG on a GeForce
+}
+int nvmlDeviceGetTotalEccErrors(void*, int, int, unsigned long long*) {
+  return 3;
+}
+int nvmlDeviceGetRemappedRows(void*, unsigned*, unsigned*, unsigned*, unsigned*) {
+  return 3;
+}
 
 }  // extern "C"

@@ -60,6 +60,11 @@ TEST_F(FakeDriver, AWorkingDriverIsReadExactly) {
   EXPECT_EQ(gpu.compute_mode, "Default");
   EXPECT_EQ(gpu.persistence_mode, true);
   EXPECT_FALSE(gpu.ecc) << "the fake answers NVML_ERROR_NOT_SUPPORTED, as a GeForce does";
+  // MIG, ECC counts and the row remapper are a data-centre GPU's: not supported, nothing said.
+  EXPECT_FALSE(gpu.mig_mode);
+  EXPECT_FALSE(gpu.ecc_uncorrected);
+  EXPECT_FALSE(gpu.row_remap_pending);
+  EXPECT_FALSE(gpu.row_remap_failure);
   const sys::LoadAnswer& cuda = answers.loads.at(gpu::cuda_driver_library());
   EXPECT_TRUE(cuda.ok);
   EXPECT_EQ(cuda.init_code, 0);
