@@ -141,16 +141,19 @@ TEST(ExplainCorpus, AccuracyOnDevAndHeldOut) {
   // Round seventeen (122 scored cases where the held-out misses were: 15 of its 39 held-out right
   // blind) brought the shares down with no signature changed (79.2%/87.7% and 64.6%/73.3%); with
   // its dev signatures and the MIG id 81.5%/90.2% and 64.9%/73.6%, no earlier case lost.
+  // Round eighteen (52 scored cases for breadth: 12 of its 18 held-out right blind, measured
+  // with rounds sixteen and seventeen's signatures) and no signature from it yet: 81.3%/89.9%
+  // and 65.0%/73.4% (the dev top-3 share fell with its dev cases, none of the old ones lost).
   EXPECT_GE(scores["dev"].share(scores["dev"].top1), 0.81) << misses;
-  EXPECT_GE(scores["dev"].share(scores["dev"].top3), 0.90);
+  EXPECT_GE(scores["dev"].share(scores["dev"].top3), 0.89);
   EXPECT_GE(scores["heldout"].share(scores["heldout"].top1), 0.64);
   EXPECT_GE(scores["heldout"].share(scores["heldout"].top3), 0.73);
   // A share falls when hard cases join; the count of cases right never may: a signature change
   // that loses a case that passed fails here even when new cases hide it in the share.
-  EXPECT_GE(scores["dev"].top1, 1078u) << misses;
-  EXPECT_GE(scores["dev"].top3, 1192u);
-  EXPECT_GE(scores["heldout"].top1, 418u);
-  EXPECT_GE(scores["heldout"].top3, 474u);
+  EXPECT_GE(scores["dev"].top1, 1103u) << misses;
+  EXPECT_GE(scores["dev"].top3, 1219u);
+  EXPECT_GE(scores["heldout"].top1, 430u);
+  EXPECT_GE(scores["heldout"].top3, 486u);
 }
 
 // What a log does not say is left out of its explanation, not written as "unknown" (the version
