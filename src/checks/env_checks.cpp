@@ -180,8 +180,7 @@ Result<bool> check_mig_devices(const CheckContext& context, std::vector<Finding>
   const auto value = variable(context.facts(), "CUDA_VISIBLE_DEVICES");
   if (!value) return true;
   std::vector<std::string> instances;
-  for (const auto& raw : text::split(*value, ',')) {
-    const std::string entry(text::trim(raw));
+  for (const auto& entry : parse_visible_devices(*value, context.facts().gpus).visible) {
     if (text::starts_with_icase(entry, "MIG-")) instances.push_back(entry);
   }
   if (instances.size() < 2) return true;

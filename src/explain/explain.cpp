@@ -515,28 +515,20 @@ void Collector::record_fact(const Signature& sig, size_t line_number, std::strin
 }
 
 // pip's "Successfully installed onnxruntime-1.23.2 onnxruntime-gpu-1.23.2" (and, later in the
-// log, "Successfully uninstalled onnxruntime-1.23.2"): each word is a name, a dash and a version
-// that starts with a digit (names hold dashes too).
+// log, "Successfully uninstalled onnxruntime-1.23.2"): each word is a name and a version as a
+// dist-info directory writes them.
 void Collector::record_installed(std::string_view words, bool removed, size_t line_number,
                                  std::string_view line) {
   for (const auto& word : text::split(words, ' ')) {
-    size_t dash = word.size();
-    while (dash > 0) {
-      dash = word.rfind('-', dash - 1);
-      if (dash == std::string::npos ||
-          (dash + 1 < word.size() && word[dash + 1] >= '0' && word[dash + 1] <= '9')) {
-        break;
-      }
-    }
-    if (dash == std::string::npos || dash == 0 || dash == word.size()) continue;
-    const std::string name = python::normalize_name(word.substr(0, dash));
+    const auto id = python::split_name_version(word);
+    if (!id) continue;
+    const std::string name = python::normalize_name(id->name);
     if (removed) {
       log_facts_.listed.erase(name);
       continue;
     }
     log_facts_.listed.insert_or_assign(
-        name,
-        LogFacts::Seen{word.substr(dash + 1), {line_number, std::string(line.substr(0, 500))}});
+        name, LogFacts::Seen{id->version, {line_number, std::string(line.substr(0, 500))}});
   }
 }
 

@@ -79,22 +79,28 @@ std::optional<DistDirName> parse_dist_dir_name(std::string_view entry) {
   } else {
     return std::nullopt;
   }
+  auto id = split_name_version(stem);
+  if (!id) return std::nullopt;
+  // egg-info: "<version>-py3.11" or "<version>-py3.11-linux-x86_64".
+  if (const size_t py = id->version.find("-py"); py != std::string::npos) {
+    id->version.resize(py);
+  }
+  if (id->version.empty()) return std::nullopt;
+  out.id = std::move(*id);
+  return out;
+}
+
+std::optional<NameVersion> split_name_version(std::string_view stem) {
   // The name ends at the first '-' followed by a digit: wheel-era names have no '-', older
-  // egg-info names may ("dbus-python-1.2.0.egg-info" is rare but real).
+  // egg-info names and pip's output may ("dbus-python-1.2.0", "onnxruntime-gpu-1.23.2").
   size_t dash = stem.find('-');
   while (dash != std::string_view::npos && !is_version_start(stem.substr(dash + 1))) {
     dash = stem.find('-', dash + 1);
   }
-  if (dash == std::string_view::npos || dash == 0) return std::nullopt;
-  out.id.name = std::string(stem.substr(0, dash));
-  std::string_view version = stem.substr(dash + 1);
-  // egg-info: "<version>-py3.11" or "<version>-py3.11-linux-x86_64".
-  if (const size_t py = version.find("-py"); py != std::string_view::npos) {
-    version = version.substr(0, py);
+  if (dash == std::string_view::npos || dash == 0 || dash + 1 == stem.size()) {
+    return std::nullopt;
   }
-  if (version.empty()) return std::nullopt;
-  out.id.version = std::string(version);
-  return out;
+  return NameVersion{std::string(stem.substr(0, dash)), std::string(stem.substr(dash + 1))};
 }
 
 std::optional<CondaRecordName> parse_conda_record_name(std::string_view file_name) {

@@ -30,6 +30,8 @@ struct DistDirName {
 };
 // "numpy-1.26.4.dist-info", "PyGObject-3.42.2.egg-info", "foo-1.0-py3.11.egg-info".
 std::optional<DistDirName> parse_dist_dir_name(std::string_view entry);
+// "<name>-<version>" as a dist-info stem or pip's "Successfully installed" words write it.
+std::optional<NameVersion> split_name_version(std::string_view stem);
 
 struct CondaRecordName {
   std::string name;

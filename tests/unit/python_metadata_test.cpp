@@ -55,6 +55,19 @@ TEST(DistDirName, ParsesDistInfoAndEggInfo) {
   EXPECT_FALSE(parse_dist_dir_name("-1.0.dist-info"));
 }
 
+// pip's "Successfully installed" words: the name may hold dashes, the version starts with a digit.
+TEST(NameVersion, SplitsAtTheFirstDashBeforeADigit) {
+  auto id = split_name_version("onnxruntime-gpu-1.23.2");
+  ASSERT_TRUE(id);
+  EXPECT_EQ(id->name, "onnxruntime-gpu");
+  EXPECT_EQ(id->version, "1.23.2");
+  id = split_name_version("nvidia-cublas-cu12-12.1.3.1");
+  ASSERT_TRUE(id);
+  EXPECT_EQ(id->name, "nvidia-cublas-cu12");
+  for (const char* bad : {"numpy", "-1.0", "onnxruntime-", "opencv-python"})
+    EXPECT_FALSE(split_name_version(bad)) << bad;
+}
+
 TEST(CondaRecord, SplitsNameVersionAndBuildFromTheRight) {
   auto r = parse_conda_record_name("python-dateutil-2.8.2-pyhd8ed1ab_0.json");
   ASSERT_TRUE(r);
