@@ -144,16 +144,19 @@ TEST(ExplainCorpus, AccuracyOnDevAndHeldOut) {
   // Round eighteen (52 scored cases for breadth: 12 of its 18 held-out right blind, measured
   // with rounds sixteen and seventeen's signatures) and no signature from it yet: 81.3%/89.9%
   // and 65.0%/73.4% (the dev top-3 share fell with its dev cases, none of the old ones lost).
+  // Its dev signatures (Ollama's numeric init codes, a TensorFlow custom op's undefined symbol, a
+  // named extension's missing procedure, StreamExecutor without BLAS) and nine threads relabelled
+  // by the extension rule: 81.6%/90.1% and 65.1%/73.6%, no case lost by a signature.
   EXPECT_GE(scores["dev"].share(scores["dev"].top1), 0.81) << misses;
   EXPECT_GE(scores["dev"].share(scores["dev"].top3), 0.89);
   EXPECT_GE(scores["heldout"].share(scores["heldout"].top1), 0.64);
   EXPECT_GE(scores["heldout"].share(scores["heldout"].top3), 0.73);
   // A share falls when hard cases join; the count of cases right never may: a signature change
   // that loses a case that passed fails here even when new cases hide it in the share.
-  EXPECT_GE(scores["dev"].top1, 1103u) << misses;
-  EXPECT_GE(scores["dev"].top3, 1219u);
-  EXPECT_GE(scores["heldout"].top1, 430u);
-  EXPECT_GE(scores["heldout"].top3, 486u);
+  EXPECT_GE(scores["dev"].top1, 1107u) << misses;
+  EXPECT_GE(scores["dev"].top3, 1222u);
+  EXPECT_GE(scores["heldout"].top1, 431u);
+  EXPECT_GE(scores["heldout"].top3, 487u);
 }
 
 // What a log does not say is left out of its explanation, not written as "unknown" (the version
