@@ -147,16 +147,21 @@ TEST(ExplainCorpus, AccuracyOnDevAndHeldOut) {
   // Its dev signatures (Ollama's numeric init codes, a TensorFlow custom op's undefined symbol, a
   // named extension's missing procedure, StreamExecutor without BLAS) and nine threads relabelled
   // by the extension rule: 81.6%/90.1% and 65.1%/73.6%, no case lost by a signature.
+  // Round nineteen (106 scored cases where the held-out misses were: CPU-only builds and no GPU,
+  // the driver layer in programs outside Python, containers and NCCL, architectures and
+  // versions: 14 of its 30 held-out right blind) brought the shares down with no signature
+  // changed (79.5%/87.8% and 64.3%/72.5%); with its dev signatures and contractions matched with
+  // a typographic apostrophe 81.4%/89.6% and 64.6%/72.8%, no earlier case lost.
   EXPECT_GE(scores["dev"].share(scores["dev"].top1), 0.81) << misses;
   EXPECT_GE(scores["dev"].share(scores["dev"].top3), 0.89);
   EXPECT_GE(scores["heldout"].share(scores["heldout"].top1), 0.64);
-  EXPECT_GE(scores["heldout"].share(scores["heldout"].top3), 0.73);
+  EXPECT_GE(scores["heldout"].share(scores["heldout"].top3), 0.72);
   // A share falls when hard cases join; the count of cases right never may: a signature change
   // that loses a case that passed fails here even when new cases hide it in the share.
-  EXPECT_GE(scores["dev"].top1, 1107u) << misses;
-  EXPECT_GE(scores["dev"].top3, 1222u);
-  EXPECT_GE(scores["heldout"].top1, 431u);
-  EXPECT_GE(scores["heldout"].top3, 487u);
+  EXPECT_GE(scores["dev"].top1, 1165u) << misses;
+  EXPECT_GE(scores["dev"].top3, 1283u);
+  EXPECT_GE(scores["heldout"].top1, 447u);
+  EXPECT_GE(scores["heldout"].top3, 504u);
 }
 
 // What a log does not say is left out of its explanation, not written as "unknown" (the version

@@ -116,6 +116,43 @@ TEST(ExplainWindowsLanguages, LoaderErrorsInEveryDisplayLanguage) {
   EXPECT_TRUE(explain_text("No se encontró el proceso especificado\n").empty());
 }
 
+// A compiled extension's own module (name_ext, name_kernel, name_cuda, _ext) missing a procedure
+// was built for another torch, in every language; the loader's plain 127 stays a symbol mismatch.
+TEST(ExplainWindowsLanguages, AnExtensionModuleMissingAProcedure) {
+  const std::vector<std::string> extension_lines = {
+      "ImportError: DLL load failed while importing exllamav2_ext: The specified procedure could "
+      "not be found.",
+      "ImportError: DLL load failed while importing _ext: 找不到指定的程序。",
+      "DLL load failed while importing custom_rasterizer_kernel: 指定されたプロシージャが見つかりま"
+      "せん。",
+      "ImportError: DLL load failed while importing flash_attn_2_cuda: No se encontró el proceso "
+      "especificado.",
+  };
+  for (const auto& line : extension_lines) {
+    const auto causes = explain_text(line + "\n");
+    ASSERT_FALSE(causes.empty()) << line;
+    EXPECT_EQ(causes[0].id, "framework.extension_mismatch") << line;
+  }
+}
+
+// Text copied from a rendered page carries typographic apostrophes (’ is three bytes in the
+// Latin-1 matching explain uses): a contraction matches either way.
+TEST(ExplainText, TypographicApostrophesMatchLikeStraightOnes) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"fabric manager NVIDIA GPU driver interface version 550.90.07 don’t match with "
+       "driver version 550.107.02.",
+       "driver.fabric_manager_not_running"},
+      {"RuntimeError: Distributed package doesn’t have NCCL built in", "nccl.error"},
+      {"ValueError: Your setup doesn’t support bf16/gpu.", "device.bf16_unsupported"},
+      {"Couldn’t invoke ptxas --version", "cuda.ptxas_missing_or_old"},
+  };
+  for (const auto& [line, cause] : cases) {
+    const auto causes = explain_text(line + "\n");
+    ASSERT_FALSE(causes.empty()) << line;
+    EXPECT_EQ(causes[0].id, cause) << line;
+  }
+}
+
 // The loader's dialog names the DLL it could not find: its family is the cause.
 TEST(ExplainWindowsLanguages, TheLoaderDialogNamesTheMissingDll) {
   const std::vector<std::pair<std::string, std::string>> cases = {
