@@ -37,6 +37,16 @@ std::vector<std::string> lines_of(std::string_view bytes, size_t chunk = 0) {
 }
 
 using testing::explain_text;
+
+// Each line alone, explained, names `cause` first.
+void expect_first_cause(const std::vector<std::string>& lines, const std::string& cause) {
+  for (const auto& line : lines) {
+    const auto causes = explain_text(line + "\n");
+    ASSERT_FALSE(causes.empty()) << line;
+    EXPECT_EQ(causes[0].id, cause) << line;
+  }
+}
+
 using testing::signatures;
 
 // --- the log reader -------------------------------------------------------------------------
@@ -93,11 +103,7 @@ TEST(ExplainWindowsLanguages, LoaderErrorsInEveryDisplayLanguage) {
       "OSError: [WinError 126] 指定されたモジュールが見つかりません。 Error loading "
       "\"C:\\x\\bin\\zz.dll\" or one of its dependencies.",
   };
-  for (const auto& line : module_missing) {
-    const auto causes = explain_text(line + "\n");
-    ASSERT_FALSE(causes.empty()) << line;
-    EXPECT_EQ(causes[0].id, "msvc.runtime_missing") << line;
-  }
+  expect_first_cause(module_missing, "msvc.runtime_missing");
   const std::vector<std::string> entry_point_missing = {
       "ImportError: DLL load failed while importing _C: 指定されたプロシージャが見つかりません。",
       "ImportError: DLL load failed while importing QtCore: Die angegebene Prozedur wurde nicht "
@@ -107,11 +113,7 @@ TEST(ExplainWindowsLanguages, LoaderErrorsInEveryDisplayLanguage) {
       "ImportError: DLL load failed while importing _arpack: 지정된 프로시저를 찾을 수 없습니다.",
       "ImportError: DLL load failed while importing _gdal: No se encontró el proceso especificado.",
   };
-  for (const auto& line : entry_point_missing) {
-    const auto causes = explain_text(line + "\n");
-    ASSERT_FALSE(causes.empty()) << line;
-    EXPECT_EQ(causes[0].id, "lib.symbol_mismatch") << line;
-  }
+  expect_first_cause(entry_point_missing, "lib.symbol_mismatch");
   // The Spanish words alone are an ordinary sentence, not a loader error.
   EXPECT_TRUE(explain_text("No se encontró el proceso especificado\n").empty());
 }
@@ -128,11 +130,7 @@ TEST(ExplainWindowsLanguages, AnExtensionModuleMissingAProcedure) {
       "ImportError: DLL load failed while importing flash_attn_2_cuda: No se encontró el proceso "
       "especificado.",
   };
-  for (const auto& line : extension_lines) {
-    const auto causes = explain_text(line + "\n");
-    ASSERT_FALSE(causes.empty()) << line;
-    EXPECT_EQ(causes[0].id, "framework.extension_mismatch") << line;
-  }
+  expect_first_cause(extension_lines, "framework.extension_mismatch");
 }
 
 // Text copied from a rendered page carries typographic apostrophes (’ is three bytes in the
