@@ -20,16 +20,31 @@ inline const explain::Signatures& signatures() {
   return s;
 }
 
-// With the fast path's filter, as `gpuvet explain` reads: lines before a candidate are skipped.
-inline std::vector<explain::Cause> explain_text(
-    std::string_view text, const std::optional<explain::MachineFindings>& machine = std::nullopt) {
-  explain::Collector collector(signatures());
+// With the fast path's filter, as `gpuvet explain` reads: lines before a candidate are skipped;
+// with `similar`, the reported cases nearest the log (but those of the thread `exclude_url`).
+inline std::vector<explain::Cause> explain_with(
+    std::string_view text, const std::optional<explain::MachineFindings>& machine,
+    const explain::SimilarCases* similar, const std::string& exclude_url = {}) {
+  explain::Collector collector(signatures(), similar, exclude_url);
   auto read = explain::read_log_text(
       text, [&](size_t n, std::string_view line) { return collector.on_line(n, line); },
       [&](std::string_view lines) { return collector.first_candidate(lines); });
   EXPECT_TRUE(read.ok());
   return explain::reason(collector.causes(), embedded_kb(), messages(), machine,
                          collector.log_facts());
+}
+
+// As `gpuvet explain` explains: the signatures, then the reported cases like the log.
+inline std::vector<explain::Cause> explain_text(
+    std::string_view text, const std::optional<explain::MachineFindings>& machine = std::nullopt,
+    const std::string& exclude_url = {}) {
+  return explain_with(text, machine, &explain::SimilarCases::embedded(), exclude_url);
+}
+
+// What the signatures alone make of a log: for tests of how they are matched and reasoned about.
+inline std::vector<explain::Cause> explain_by_signatures(
+    std::string_view text, const std::optional<explain::MachineFindings>& machine = std::nullopt) {
+  return explain_with(text, machine, nullptr);
 }
 
 }  // namespace gpuvet::testing

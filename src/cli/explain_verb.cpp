@@ -21,7 +21,7 @@ int explain_as(const ExplainArgs& args, const std::string& format, const kb::Kb&
                const kb::Messages& messages, const sys::System* system, bool color) {
   auto signatures = explain::Signatures::load(kb);
   if (!signatures) return fail(signatures.error());
-  explain::Collector collector(*signatures);
+  explain::Collector collector(*signatures, &explain::SimilarCases::embedded());
   const explain::LineSink sink = [&](size_t n, std::string_view line) {
     return collector.on_line(n, line);
   };

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <set>
 
@@ -423,7 +424,42 @@ bool Collector::on_line(size_t line_number, std::string_view line) {
   const std::set<size_t> hits = match(line_number, line);
   if (head_bytes_ < kWrappedHeadBytes) match_wrapped(line_number, line, hits);
   head_bytes_ += line.size() + 1;
+  if (similar_) keep_for_similar(line);
   return true;
+}
+
+void Collector::keep_for_similar(std::string_view line) {
+  text_bytes_ += line.size() + 1;
+  if (text_bytes_ <= kShortLogBytes) short_text_.append(line).push_back('\n');
+  if (error_text_.size() + line.size() < kMaxErrorTextBytes && is_error_line(line))
+    error_text_.append(line).push_back('\n');
+}
+
+void Collector::add_similar(std::vector<Cause>& causes) const {
+  // A short log without an error line (a paste of "False" after is_available()) is compared
+  // whole, but then only a close neighbour is worth naming.
+  const bool whole = error_text_.empty() && text_bytes_ <= kShortLogBytes;
+  const auto votes = similar_->vote(whole ? short_text_ : error_text_,
+                                    whole ? kShortLogMinSimilarity : 0.0, exclude_url_);
+  size_t added = 0;
+  for (const auto& v : votes) {
+    if (added == kMaxSimilarCauses) break;
+    const bool named =
+        std::any_of(causes.begin(), causes.end(), [&](const Cause& c) { return c.id == v.cause; });
+    if (named) continue;
+    Cause c;
+    c.id = v.cause;
+    // Below every signature: a resemblance, not a message recognised.
+    c.confidence = 0.5 * v.share;
+    c.symptom_only = false;
+    c.similar = true;
+    c.similar_votes = v.votes;
+    c.reports = v.reports;
+    c.first_line = std::numeric_limits<size_t>::max();
+    c.device_lines = device_lines_;
+    causes.push_back(std::move(c));
+    ++added;
+  }
 }
 
 void Collector::match_wrapped(size_t line_number, std::string_view line,
@@ -558,11 +594,18 @@ std::vector<Cause> Collector::causes() const {
     out.push_back(cause);
     out.back().device_lines = device_lines_;
   }
+  if (similar_) add_similar(out);
   return out;
 }
 
 std::vector<Cause> reason(std::vector<Cause> causes, const kb::Kb& kb, const kb::Messages& m,
                           const std::optional<MachineFindings>& machine, const LogFacts& log) {
+  // What reported cases resemble is no line of the log: the reasoning about what its lines say
+  // (which library, which CUDA, what else they name) is done without them.
+  std::vector<Cause> similar;
+  for (auto& c : causes)
+    if (c.similar) similar.push_back(std::move(c));
+  std::erase_if(causes, [](const Cause& c) { return c.similar; });
   // Every cause carries the same device lines: resolve them once.
   const std::optional<std::string> device_cc =
       causes.empty() ? std::nullopt : device_capability(causes.front().device_lines, kb);
@@ -634,11 +677,21 @@ std::vector<Cause> reason(std::vector<Cause> causes, const kb::Kb& kb, const kb:
   apply_windows_native_limit(causes, kb, log, platform);
   name_builds_listed_together(causes, kb, log);
   apply_log_platform(causes, kb, platform);
+  apply_log_platform(similar, kb, platform);
+  for (auto& c : similar) {
+    const bool named = std::any_of(causes.begin(), causes.end(),
+                                   [&](const Cause& other) { return other.id == c.id; });
+    // A reported case's cause this catalog has no words for is not shown either.
+    if (!named && m.has(fmt::format("explain.why.{}", c.id))) causes.push_back(std::move(c));
+  }
 
   for (auto& c : causes) {
     const Finding* finding = finding_of(c.id, machine);
     c.why = explanation_text(c, "why", m);
     if (c.alternative) c.why += " " + m.text("explain.alternative");
+    if (c.similar) {
+      c.why += " " + m.text("explain.similar", {{"count", std::to_string(c.similar_votes)}});
+    }
     if (c.off_platform) {
       c.why += " " + m.text("explain.off_platform",
                             {{"platform", m.text("explain.platform." + platform)}});
@@ -678,7 +731,11 @@ std::vector<Cause> reason(std::vector<Cause> causes, const kb::Kb& kb, const kb:
     const bool a_shown = a.confirmed_by_facts == true;
     const bool b_shown = b.confirmed_by_facts == true;
     if (a_shown != b_shown) return a_shown;
+    // What a line of the log names outranks what resembles reported cases.
+    if (a.similar != b.similar) return b.similar;
     if (a.off_platform != b.off_platform) return b.off_platform;
+    // Reported cases by their share of the vote.
+    if (a.similar && b.similar && a.confidence != b.confidence) return a.confidence > b.confidence;
     if (a.alternative != b.alternative) return b.alternative;
     // Alternatives in the order their signatures list them.
     if (a.alternative && a.confidence != b.confidence) return a.confidence > b.confidence;

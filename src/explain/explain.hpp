@@ -11,6 +11,7 @@
 #include "checks/finding.hpp"
 #include "core/result.hpp"
 #include "explain/signatures.hpp"
+#include "explain/similar_cases.hpp"
 #include "kb/kb.hpp"
 #include "kb/messages.hpp"
 
@@ -47,6 +48,12 @@ struct Cause {
   std::string why;
   std::vector<std::string> fix;
   std::optional<bool> confirmed_by_facts;
+  // No signature names it: the log's error lines resemble reported cases resolved as it (the
+  // explain corpus' nearest cases); `reports` are the nearest of them, `similar_votes` how many
+  // of the neighbours voted for it.
+  bool similar = false;
+  size_t similar_votes = 0;
+  std::vector<SimilarReport> reports;
 };
 
 // What a log says about the machine that printed it, beside its errors: the platforms its paths
@@ -83,7 +90,12 @@ struct FactsUse {
 // Collects the hits of one log, line by line, in bounded memory.
 class Collector {
  public:
-  explicit Collector(const Signatures& signatures) : signatures_(signatures) {}
+  // With `similar`, causes() adds what the reported cases nearest the log's error lines were
+  // resolved as, after what the signatures name; never those of the thread `exclude_url` (the
+  // corpus test scores each of its cases so).
+  explicit Collector(const Signatures& signatures, const SimilarCases* similar = nullptr,
+                     std::string exclude_url = {})
+      : signatures_(signatures), similar_(similar), exclude_url_(std::move(exclude_url)) {}
   bool on_line(size_t line_number, std::string_view line);
   // The fast path's filter: where in many lines a signature, or a line naming the device, could
   // first be. Lines before it are never given to on_line.
@@ -93,6 +105,13 @@ class Collector {
 
  private:
   const Signatures& signatures_;
+  const SimilarCases* similar_;
+  std::string exclude_url_;
+  std::string error_text_;  // the error lines, up to kMaxErrorTextBytes
+  std::string short_text_;  // every line, while the log is short (kShortLogBytes)
+  size_t text_bytes_ = 0;
+  void keep_for_similar(std::string_view line);
+  void add_similar(std::vector<Cause>& causes) const;
   // A message a paste or a terminal wrapped over two lines ("Could not find \n registered
   // platform") is matched again joined, in the head of the log only: what users paste is short,
   // and a big log keeps its fast path after it.

@@ -51,6 +51,11 @@ std::string confidence_text(const Cause& c, const kb::Messages& m) {
                  {"state", state_text(c, m)}});
 }
 
+// A reported case as the text and Markdown show it: its thread and the fix that worked there.
+std::string similar_report(const explain::SimilarReport& r, const kb::Messages& m) {
+  return m.text("explain.similar_report", {{"url", r.url}, {"fix", r.fix}});
+}
+
 nlohmann::ordered_json or_null(const std::string& value) {
   return value.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(value);
 }
@@ -63,6 +68,12 @@ std::string render_explain_json(const std::vector<Cause>& causes, const explain:
     nlohmann::ordered_json evidence = nlohmann::ordered_json::array();
     for (const auto& e : c.evidence)
       evidence.push_back({{"line", e.line}, {"text", e.text}});
+    nlohmann::ordered_json similar = nlohmann::ordered_json::array();
+    for (const auto& r : c.reports)
+      similar.push_back({{"case", r.id},
+                         {"url", r.url},
+                         {"fix", r.fix},
+                         {"similarity", std::round(r.similarity * 100) / 100}});
     list.push_back(
         {{"id", c.id},
          {"confidence", std::round(c.confidence * 100) / 100},
@@ -74,6 +85,7 @@ std::string render_explain_json(const std::vector<Cause>& causes, const explain:
          {"alternative", c.alternative},
          {"off_platform", c.off_platform},
          {"signatures", c.signatures},
+         {"similar", similar},
          {"captures", c.captures}});
   }
   const nlohmann::ordered_json doc = {{"schema", explain::kExplainSchema},
@@ -109,6 +121,8 @@ std::string render_explain_text(const std::vector<Cause>& causes, const kb::Mess
                    fmt::emphasis::faint) +
              "\n";
     }
+    for (const auto& r : c.reports)
+      out += "   " + paint(similar_report(r, m), fmt::emphasis::faint) + "\n";
     for (const auto& f : c.fix)
       out += "   " + m.text("report.fix", {{"text", words(f, facts)}}) + "\n";
     if (i + 1 < causes.size()) out += "\n";
@@ -138,6 +152,12 @@ std::string render_explain_md(const std::vector<Cause>& causes, const kb::Messag
             m.text("explain.line", {{"line", std::to_string(e.line)}, {"text", e.text}}));
       out += fmt::format("**{}{}**\n\n{}\n", m.text("explain.md.log_lines"),
                          m.text("cli.label.colon"), md::fence("text", lines));
+    }
+    if (!c.reports.empty()) {
+      out += fmt::format("**{}{}**\n\n", m.text("explain.md.similar"), m.text("cli.label.colon"));
+      for (const auto& r : c.reports)
+        out += "- " + md::line(similar_report(r, m)) + "\n";
+      out += "\n";
     }
     if (!c.fix.empty()) {
       out += fmt::format("**{}{}**\n\n", m.text("explain.md.fix"), m.text("cli.label.colon"));

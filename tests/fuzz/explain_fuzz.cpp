@@ -46,7 +46,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const Setup& s = setup();
   const std::string_view bytes(reinterpret_cast<const char*>(data), size);
   if (s.teddy.find(bytes) != s.wu_manber.find(bytes)) __builtin_trap();
-  gpuvet::explain::Collector collector(s.signatures);
+  gpuvet::explain::Collector collector(s.signatures, &gpuvet::explain::SimilarCases::embedded());
   // Split the input at a byte it chooses, so that chunk boundaries are fuzzed too.
   gpuvet::explain::LogReader reader(
       [&](std::size_t n, std::string_view line) { return collector.on_line(n, line); });

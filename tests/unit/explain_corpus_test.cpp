@@ -81,7 +81,9 @@ TEST(ExplainCorpus, AccuracyOnDevAndHeldOut) {
     if (const std::string second = text_of(row, "secondary"); taxonomy().count(second)) {
       wanted.insert(second);
     }
-    const auto causes = testing::explain_text(text_of(row, "log"));
+    // A dev case is never compared with its own thread's reported cases.
+    const auto causes =
+        testing::explain_text(text_of(row, "log"), std::nullopt, text_of(row, "url"));
     Score& s = scores[text_of(row, "split")];
     ++s.total;
     const bool first = !causes.empty() && wanted.count(causes[0].id);
@@ -152,16 +154,19 @@ TEST(ExplainCorpus, AccuracyOnDevAndHeldOut) {
   // versions: 14 of its 30 held-out right blind) brought the shares down with no signature
   // changed (79.5%/87.8% and 64.3%/72.5%); with its dev signatures and contractions matched with
   // a typographic apostrophe 81.4%/89.6% and 64.6%/72.8%, no earlier case lost.
-  EXPECT_GE(scores["dev"].share(scores["dev"].top1), 0.81) << misses;
-  EXPECT_GE(scores["dev"].share(scores["dev"].top3), 0.89);
-  EXPECT_GE(scores["heldout"].share(scores["heldout"].top1), 0.64);
-  EXPECT_GE(scores["heldout"].share(scores["heldout"].top3), 0.72);
+  // With the reported cases like the log (the dev split's nearest neighbours, each dev case
+  // scored without its own thread) after what the signatures name: 82.1%/92.0% and 72.8%/84.8%,
+  // no case lost.
+  EXPECT_GE(scores["dev"].share(scores["dev"].top1), 0.82) << misses;
+  EXPECT_GE(scores["dev"].share(scores["dev"].top3), 0.91);
+  EXPECT_GE(scores["heldout"].share(scores["heldout"].top1), 0.72);
+  EXPECT_GE(scores["heldout"].share(scores["heldout"].top3), 0.84);
   // A share falls when hard cases join; the count of cases right never may: a signature change
   // that loses a case that passed fails here even when new cases hide it in the share.
-  EXPECT_GE(scores["dev"].top1, 1165u) << misses;
-  EXPECT_GE(scores["dev"].top3, 1283u);
-  EXPECT_GE(scores["heldout"].top1, 447u);
-  EXPECT_GE(scores["heldout"].top3, 504u);
+  EXPECT_GE(scores["dev"].top1, 1175u) << misses;
+  EXPECT_GE(scores["dev"].top3, 1317u);
+  EXPECT_GE(scores["heldout"].top1, 504u);
+  EXPECT_GE(scores["heldout"].top3, 587u);
 }
 
 // What a log does not say is left out of its explanation, not written as "unknown" (the version
@@ -171,7 +176,9 @@ TEST(ExplainCorpus, NoExplanationSaysUnknown) {
   const std::string unknown = testing::messages().text("report.unknown_value");
   std::string said;
   for (const auto& row : corpus()) {
-    const auto causes = testing::explain_text(text_of(row, "log"));
+    // A dev case is never compared with its own thread's reported cases.
+    const auto causes =
+        testing::explain_text(text_of(row, "log"), std::nullopt, text_of(row, "url"));
     for (size_t i = 0; i < std::min<size_t>(3, causes.size()); ++i) {
       std::string texts = causes[i].why;
       for (const auto& fix : causes[i].fix)

@@ -36,6 +36,7 @@ std::vector<std::string> lines_of(std::string_view bytes, size_t chunk = 0) {
   return lines;
 }
 
+using testing::explain_by_signatures;
 using testing::explain_text;
 
 // Each line alone, explained, names `cause` first.
@@ -83,7 +84,7 @@ TEST(ExplainWrapped, OnlyTheHeadIsJoined) {
   log +=
       "RuntimeError: Backend 'gpu' failed to initialize: NOT_FOUND: Could not find \n"
       "registered platform with name: \"cuda\".\n";
-  const auto causes = explain_text(log);
+  const auto causes = explain_by_signatures(log);
   EXPECT_TRUE(causes.empty() || causes[0].id != "framework.cpu_only_build");
 }
 
@@ -203,14 +204,14 @@ TEST(ExplainCpuBuilds, APlusCpuVersionIsACpuOnlyBuild) {
   for (const char* line : {"torch 2.1.0+cpu", "torch==2.3.1+cpu",
                            "    PyTorch 2.0.1+cu118 with CUDA 1108 (you have 2.0.1+cpu)",
                            ">>> torch.__version__\n'2.5.1+cpu'", "PyTorch version: 1.13.1+cpu"}) {
-    const auto causes = explain_text(std::string(line) + "\n");
+    const auto causes = explain_by_signatures(std::string(line) + "\n");
     ASSERT_FALSE(causes.empty()) << line;
     EXPECT_EQ(causes[0].id, "framework.cpu_only_build") << line;
   }
-  EXPECT_TRUE(explain_text("torch 2.1.0+cu121\n").empty());
-  EXPECT_TRUE(explain_text("gcc version 12.2.0+cpufreq\n").empty());
+  EXPECT_TRUE(explain_by_signatures("torch 2.1.0+cu121\n").empty());
+  EXPECT_TRUE(explain_by_signatures("gcc version 12.2.0+cpufreq\n").empty());
   // The TensorFlow guide's own check, printed by a TensorFlow past its last Windows GPU release.
-  const auto causes = explain_text(
+  const auto causes = explain_by_signatures(
       "TensorFlow version: 2.12.0\n"
       "C:\\Users\\me\\AppData\\Local\\Programs\\Python\\Python310\\lib\\site-packages\\"
       "tensorflow\\__init__.py\nGPU is NOT AVAILABLE\n");
@@ -230,7 +231,7 @@ TEST(ExplainListedBuilds, TwoBuildsOfOneFrameworkListedTogether) {
                               "tensorflow-cpu            2.4.1               pypi_0    pypi\n",
                               "Successfully installed coloredlogs-15.0.1 onnxruntime-1.16.3 "
                               "onnxruntime-gpu-1.16.3 opencv-python-4.13.0.90\n"}) {
-    const auto causes = explain_text(listing);
+    const auto causes = explain_by_signatures(listing);
     ASSERT_FALSE(causes.empty()) << listing;
     EXPECT_EQ(causes[0].id, "framework.conflicting_packages") << listing;
     EXPECT_EQ(causes[0].evidence.size(), 2u) << listing;
@@ -248,7 +249,7 @@ TEST(ExplainListedBuilds, TwoBuildsOfOneFrameworkListedTogether) {
         "I installed onnxruntime 1.16.3 and then onnxruntime-gpu 1.16.3\n",
         "Successfully installed onnxruntime-1.16.3 onnxruntime-gpu-1.16.3\n"
         "Successfully uninstalled onnxruntime-1.16.3\n"}) {
-    for (const auto& c : explain_text(listing))
+    for (const auto& c : explain_by_signatures(listing))
       EXPECT_NE(c.id, "framework.conflicting_packages") << listing;
   }
 }
@@ -592,7 +593,7 @@ std::vector<explain::Cause> named(std::vector<explain::Cause> causes) {
 }
 
 TEST(Reasoning, CapturesAreInterpretedWithTheKnowledgeBase) {
-  auto causes = explain_text(
+  auto causes = explain_by_signatures(
       "W dso_loader.cc:55] Could not load dynamic library 'cudart64_101.dll'; dlerror: "
       "cudart64_101.dll not found\n");
   ASSERT_EQ(named(causes).size(), 1u);
@@ -606,7 +607,7 @@ TEST(Reasoning, CapturesAreInterpretedWithTheKnowledgeBase) {
   EXPECT_EQ(causes[1].id, "cuda.runtime_missing");
   EXPECT_TRUE(causes[1].alternative);
 
-  causes = explain_text(
+  causes = explain_by_signatures(
       "E cuda_dnn.cc:324] Loaded runtime CuDNN library: 7.4.1 but source was compiled with: 7.6.5."
       "  CuDNN library major and minor version needs to match\n");
   ASSERT_EQ(causes.size(), 1u);
@@ -632,7 +633,7 @@ TEST(Reasoning, TheRootCauseOutranksItsSymptomsAndLaterLayers) {
 
 // A signature's `also`: what threads with the same message resolved to, after what the log names.
 TEST(Reasoning, AlternativesRankAfterWhatTheLogNames) {
-  const auto causes = explain_text(
+  const auto causes = explain_by_signatures(
       "$ nvidia-smi\n"
       "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make sure "
       "that the latest NVIDIA driver is installed and running.\n"
@@ -744,7 +745,7 @@ TEST(LogFacts, NewTensorflowOnNativeWindowsIsThePlatformLimit) {
 
 // A Windows DLL's causes cannot explain a Linux log; inside WSL nvidia-smi's failure is WSL's.
 TEST(LogFacts, CausesOfAnotherPlatformRankLast) {
-  auto causes = explain_text(
+  auto causes = explain_by_signatures(
       "  File \"/usr/lib/python3/dist-packages/torch/__init__.py\", line 1\n"
       "ImportError: DLL load failed: The specified module could not be found.\n"
       "ImportError: libcudnn.so.8: cannot open shared object file: No such file or directory\n");
@@ -756,7 +757,7 @@ TEST(LogFacts, CausesOfAnotherPlatformRankLast) {
   EXPECT_TRUE(msvc->off_platform);
   EXPECT_EQ(msvc, causes.end() - 1);
 
-  causes = explain_text(
+  causes = explain_by_signatures(
       "me@DESKTOP-1:~$ ls /usr/lib/wsl/lib\n"
       "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver.\n");
   ASSERT_GE(causes.size(), 2u);
@@ -819,7 +820,7 @@ TEST(Reasoning, FactsConfirmOrRuleOut) {
   const std::string log =
       "Could not load dynamic library 'cudnn64_7.dll'; dlerror: cudnn64_7.dll not found\n"
       "The NVIDIA driver on your system is too old (found version 9010).\n";
-  const auto causes = named(explain_text(log, MachineFindings{{finding}, ""}));
+  const auto causes = named(explain_by_signatures(log, MachineFindings{{finding}, ""}));
   ASSERT_EQ(causes.size(), 2u);
   // The confirmed cause comes first; the driver, which the facts do not show, goes last.
   EXPECT_EQ(causes[0].id, "cudnn.missing");
@@ -852,7 +853,7 @@ TEST(Reasoning, PytorchSeesNoGpuAndTheFactsSayWhy) {
 // A cause without a taxonomy id of its own ("other") explains itself with its signature's text.
 TEST(Reasoning, LaunchTimeoutExplainsTheWatchdog) {
   const auto causes =
-      explain_text("RuntimeError: CUDA error: the launch timed out and was terminated\n");
+      explain_by_signatures("RuntimeError: CUDA error: the launch timed out and was terminated\n");
   ASSERT_EQ(causes.size(), 1u);
   EXPECT_EQ(causes[0].id, "other");
   EXPECT_NE(causes[0].why.find("TdrDelay"), std::string::npos) << causes[0].why;

@@ -1,0 +1,250 @@
+#include "explain/similar_cases.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "kb/embedded.hpp"
+
+namespace gpuvet::explain {
+
+namespace {
+
+constexpr std::string_view kEmbeddedCorpus = "explain_corpus.jsonl";
+
+constexpr std::array<std::string_view, 22> kStopWords = {
+    "the", "an", "of",   "to",   "in",   "is",  "for", "and", "or", "on",  "at",
+    "be",  "it", "this", "that", "with", "not", "was", "by",  "as", "are", "from"};
+
+char lower_ascii(char c) {
+  return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
+}
+bool starts_word(char c) {
+  return (c >= 'a' && c <= 'z') || c == '_';
+}
+bool ends_word(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
+}
+bool inside_word(char c) {
+  return ends_word(c) || c == '_' || c == '+' || c == '.' || c == '-';
+}
+
+bool is_hex_id(std::string_view word) {
+  return word.size() >= 6 && std::all_of(word.begin(), word.end(), [](char c) {
+           return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
+         });
+}
+
+bool is_stop_word(std::string_view word) {
+  return std::find(kStopWords.begin(), kStopWords.end(), word) != kStopWords.end();
+}
+
+// A CJK unified ideograph (U+4E00..U+9FFF) encoded in UTF-8 at `pos`: three bytes, or 0.
+size_t cjk_length(std::string_view text, size_t pos) {
+  if (pos + 3 > text.size()) return 0;
+  const auto b0 = static_cast<unsigned char>(text[pos]);
+  const auto b1 = static_cast<unsigned char>(text[pos + 1]);
+  const auto b2 = static_cast<unsigned char>(text[pos + 2]);
+  if (b0 < 0xE4 || b0 > 0xE9 || (b1 & 0xC0) != 0x80 || (b2 & 0xC0) != 0x80) return 0;
+  const unsigned code = ((b0 & 0x0Fu) << 12) | ((b1 & 0x3Fu) << 6) | (b2 & 0x3Fu);
+  return code >= 0x4E00 && code <= 0x9FFF ? 3 : 0;
+}
+
+std::vector<std::string> words_of(std::string_view text) {
+  std::vector<std::string> words;
+  size_t pos = 0;
+  while (pos < text.size()) {
+    if (const size_t cjk = cjk_length(text, pos)) {
+      words.emplace_back(text.substr(pos, cjk));
+      pos += cjk;
+      continue;
+    }
+    if (!starts_word(lower_ascii(text[pos]))) {
+      ++pos;
+      continue;
+    }
+    size_t end = pos + 1;
+    while (end < text.size() && inside_word(lower_ascii(text[end])))
+      ++end;
+    while (end > pos + 1 && !ends_word(lower_ascii(text[end - 1])))
+      --end;
+    if (end - pos < 2) {  // one letter, or '_' and punctuation
+      ++pos;
+      continue;
+    }
+    std::string word(text.substr(pos, end - pos));
+    std::transform(word.begin(), word.end(), word.begin(), lower_ascii);
+    if (!is_stop_word(word) && !is_hex_id(word)) words.push_back(std::move(word));
+    pos = end;
+  }
+  return words;
+}
+
+// Term -> 1 + ln(count).
+std::map<std::string, double, std::less<>> term_frequencies(std::string_view text) {
+  std::map<std::string, size_t, std::less<>> counts;
+  for (auto& term : similarity_terms(text))
+    ++counts[term];
+  std::map<std::string, double, std::less<>> tf;
+  for (const auto& [term, count] : counts)
+    tf.emplace(term, 1.0 + std::log(static_cast<double>(count)));
+  return tf;
+}
+
+std::string field(const nlohmann::json& row, const char* key) {
+  const auto it = row.find(key);
+  return it != row.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+}  // namespace
+
+std::vector<std::string> similarity_terms(std::string_view text) {
+  std::vector<std::string> terms = words_of(text);
+  const size_t words = terms.size();
+  for (size_t i = 0; i + 1 < words; ++i)
+    terms.push_back(terms[i] + " " + terms[i + 1]);
+  return terms;
+}
+
+bool is_error_line(std::string_view line) {
+  // What reports a problem in the words the corpus' logs use; Chinese as its threads write it.
+  static constexpr std::string_view kMarkers[] = {
+      "error", "fail", "cannot", "can't", "can\xE2\x80\x99t", "couldn't", "couldn\xE2\x80\x99t",
+      "could not", "unable", "not found", "no such", "exception", "fatal", "invalid", "denied",
+      "not available", "not supported", "unsupported", "not compatible", "incompatible", "mismatch",
+      "missing", "no cuda", "no gpu", "no device", "not enough", "out of memory", "abort", "crash",
+      "segmentation", "killed", "timed out", "timeout", "refused", "warning", "not detected",
+      "not recognized", "unknown", "undefined",
+      // 错误 (error), 失败 (failed), 无法 (cannot), 找不到 and 未找到 (not found), 不支持 (not
+      // supported), 没有 (there is no), 异常 (exception), 报错 (reports an error).
+      "\xE9\x94\x99\xE8\xAF\xAF", "\xE5\xA4\xB1\xE8\xB4\xA5", "\xE6\x97\xA0\xE6\xB3\x95",
+      "\xE6\x89\xBE\xE4\xB8\x8D\xE5\x88\xB0", "\xE6\x9C\xAA\xE6\x89\xBE\xE5\x88\xB0",
+      "\xE4\xB8\x8D\xE6\x94\xAF\xE6\x8C\x81", "\xE6\xB2\xA1\xE6\x9C\x89",
+      "\xE5\xBC\x82\xE5\xB8\xB8", "\xE6\x8A\xA5\xE9\x94\x99"};
+  std::string lower(line);
+  std::transform(lower.begin(), lower.end(), lower.begin(), lower_ascii);
+  const auto in_line = [&](std::string_view marker) {
+    return lower.find(marker) != std::string::npos;
+  };
+  return std::any_of(std::begin(kMarkers), std::end(kMarkers), in_line);
+}
+
+Result<SimilarCases> SimilarCases::from_jsonl(std::string_view text, std::string_view split) {
+  SimilarCases out;
+  std::vector<std::map<std::string, double, std::less<>>> frequencies;
+  size_t line_number = 0;
+  for (size_t pos = 0; pos < text.size();) {
+    size_t end = text.find('\n', pos);
+    if (end == std::string_view::npos) end = text.size();
+    const std::string_view line = text.substr(pos, end - pos);
+    pos = end + 1;
+    ++line_number;
+    if (line.find_first_not_of(" \t\r") == std::string_view::npos) continue;
+    nlohmann::json row;
+    try {
+      row = nlohmann::json::parse(line);
+    } catch (const nlohmann::json::exception& e) {
+      return make_error(fmt::format("explain corpus line {}: {}", line_number, e.what()));
+    }
+    if (!row.is_object()) {
+      return make_error(fmt::format("explain corpus line {}: not an object", line_number));
+    }
+    const std::string cause = field(row, "primary");
+    // A cause the taxonomy does not have yet (a leading '+') is never an answer.
+    if (field(row, "split") != split || cause.empty() || cause.starts_with("+")) continue;
+    out.cases_.push_back({cause, {field(row, "id"), field(row, "url"), field(row, "fix"), 0.0}});
+    frequencies.push_back(term_frequencies(field(row, "log")));
+  }
+  std::map<std::string, size_t, std::less<>> documents;
+  for (const auto& tf : frequencies)
+    for (const auto& [term, weight] : tf)
+      ++documents[term];
+  const double n = static_cast<double>(out.cases_.size());
+  for (const auto& [term, count] : documents)
+    out.idf_.emplace(term, std::log((n + 1) / (static_cast<double>(count) + 0.5)));
+  for (size_t i = 0; i < frequencies.size(); ++i) {
+    double norm = 0;
+    for (auto& [term, weight] : frequencies[i]) {
+      weight *= out.idf_.at(term);
+      norm += weight * weight;
+    }
+    norm = std::sqrt(norm);
+    if (norm == 0) continue;
+    for (const auto& [term, weight] : frequencies[i])
+      out.postings_[term].push_back({i, weight / norm});
+  }
+  return out;
+}
+
+const SimilarCases& SimilarCases::embedded() {
+  static const SimilarCases cases = [] {
+    for (const auto& file : kb::embedded_files()) {
+      if (file.path != kEmbeddedCorpus) continue;
+      // The corpus is checked by its own test; a broken copy leaves explain its signatures.
+      auto loaded = from_jsonl(file.bytes, "dev");
+      if (loaded) return std::move(*loaded);
+    }
+    return SimilarCases();
+  }();
+  return cases;
+}
+
+std::vector<SimilarVote> SimilarCases::vote(std::string_view text, double min_similarity,
+                                            std::string_view exclude_url) const {
+  const auto tf = term_frequencies(text);
+  const double unseen_idf = std::log(static_cast<double>(cases_.size()) + 1);
+  double norm = 0;
+  for (const auto& [term, weight] : tf) {
+    const auto it = idf_.find(term);
+    const double w = weight * (it == idf_.end() ? unseen_idf : it->second);
+    norm += w * w;
+  }
+  if (norm == 0) return {};
+  norm = std::sqrt(norm);
+  std::map<size_t, double> scores;
+  for (const auto& [term, weight] : tf) {
+    const auto postings = postings_.find(term);
+    if (postings == postings_.end()) continue;
+    const double w = weight * idf_.at(term) / norm;
+    for (const auto& p : postings->second)
+      scores[p.case_index] += w * p.weight;
+  }
+  std::vector<std::pair<double, size_t>> nearest;
+  for (const auto& [index, score] : scores) {
+    if (!exclude_url.empty() && cases_[index].report.url == exclude_url) continue;
+    nearest.emplace_back(score, index);
+  }
+  const size_t k = std::min(kSimilarNeighbours, nearest.size());
+  std::partial_sort(nearest.begin(), nearest.begin() + static_cast<std::ptrdiff_t>(k),
+                    nearest.end(), [](const auto& a, const auto& b) {
+                      return a.first != b.first ? a.first > b.first : a.second < b.second;
+                    });
+  nearest.resize(k);
+  if (nearest.empty() || nearest.front().first < min_similarity) return {};
+  std::vector<SimilarVote> votes;
+  double total = 0;
+  for (const auto& [score, index] : nearest) {
+    const Case& c = cases_[index];
+    auto it = std::find_if(votes.begin(), votes.end(),
+                           [&](const SimilarVote& v) { return v.cause == c.cause; });
+    if (it == votes.end()) it = votes.insert(votes.end(), SimilarVote{c.cause, 0, 0, {}});
+    it->share += score * score;
+    ++it->votes;
+    total += score * score;
+    if (it->reports.size() < kMaxSimilarReports) {
+      it->reports.push_back(c.report);
+      it->reports.back().similarity = score;
+    }
+  }
+  for (auto& v : votes)
+    v.share /= total;
+  std::stable_sort(votes.begin(), votes.end(),
+                   [](const SimilarVote& a, const SimilarVote& b) { return a.share > b.share; });
+  return votes;
+}
+
+}  // namespace gpuvet::explain

@@ -1,0 +1,137 @@
+// Reported cases like a log: the words it is compared by, which lines vote, the vote itself on a
+// small corpus, and explain's use of the embedded one.
+#include "explain/similar_cases.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "explain_support.hpp"
+#include "report/render_explain.hpp"
+
+namespace gpuvet::explain {
+namespace {
+
+bool has(const std::vector<std::string>& terms, const std::string& term) {
+  return std::find(terms.begin(), terms.end(), term) != terms.end();
+}
+
+TEST(SimilarityTerms, WordsLibraryNamesChineseAndPairs) {
+  const auto terms = similarity_terms("Could not load dynamic library 'cudart64_110.dll'; sm_86.");
+  EXPECT_TRUE(has(terms, "could"));
+  EXPECT_TRUE(has(terms, "cudart64_110.dll"));
+  EXPECT_TRUE(has(terms, "sm_86"));       // the trailing '.' is not part of it
+  EXPECT_TRUE(has(terms, "could load"));  // "not" is a stop word between them
+  EXPECT_FALSE(has(terms, "not"));
+  const auto chinese = similarity_terms("\xE6\x89\xBE\xE4\xB8\x8D\xE5\x88\xB0 GPU");  // 找不到
+  EXPECT_TRUE(has(chinese, "\xE6\x89\xBE"));
+  EXPECT_TRUE(has(chinese, "\xE5\x88\xB0 gpu"));
+}
+
+TEST(SimilarityTerms, NumbersHexIdsAndBrokenBytesAreLeftOut) {
+  const auto terms = similarity_terms("11.2 deadbeef42 a \xFF\xFE\xE6\x89 9.1.0");
+  EXPECT_TRUE(terms.empty()) << terms.front();
+}
+
+TEST(IsErrorLine, ProblemsInEnglishAndChineseButNotProgress) {
+  EXPECT_TRUE(is_error_line("Unable to init GPU: unknown error"));
+  EXPECT_TRUE(is_error_line("CUDA SETUP: Required library version not found: libx.so"));
+  EXPECT_TRUE(is_error_line("we can\xE2\x80\x99t see a device"));
+  EXPECT_TRUE(is_error_line("OSError: [WinError 126] \xE6\x89\xBE\xE4\xB8\x8D\xE5\x88\xB0"));
+  EXPECT_FALSE(is_error_line("Epoch 3/10 - 12s - loss: 0.2521 - accuracy: 0.9113"));
+  EXPECT_FALSE(is_error_line("Successfully installed torch-2.1.0"));
+}
+
+constexpr const char* kSmallCorpus =
+    R"({"id": "x1", "log": "Unable to init GPU: unknown error", "primary": "device.busy_or_init_failed", "url": "https://example.org/1", "fix": "rebooted", "split": "dev"}
+{"id": "x2", "log": "GPU init failed: unknown error after suspend", "primary": "device.busy_or_init_failed", "url": "https://example.org/2", "fix": "reloaded nvidia_uvm", "split": "dev"}
+{"id": "x3", "log": "Could not load dynamic library 'cudnn64_8.dll'", "primary": "cudnn.missing", "url": "https://example.org/3", "fix": "installed cuDNN", "split": "dev"}
+{"id": "x4", "log": "Unable to init GPU: unknown error", "primary": "driver.missing", "url": "https://example.org/4", "fix": "held out", "split": "heldout"}
+{"id": "x5", "log": "Unable to init GPU: unknown error", "primary": "+proposed.cause", "url": "https://example.org/5", "fix": "not yet a cause", "split": "dev"}
+)";
+
+TEST(SimilarCases, TheNearestCasesVoteWithTheirThreads) {
+  auto cases = SimilarCases::from_jsonl(kSmallCorpus, "dev");
+  ASSERT_TRUE(cases) << cases.error().message;
+  EXPECT_EQ(cases->size(), 3u);  // the held-out case and the '+' cause are not answers
+  const auto votes = cases->vote("error: Unable to init GPU (unknown error)");
+  ASSERT_FALSE(votes.empty());
+  EXPECT_EQ(votes[0].cause, "device.busy_or_init_failed");
+  EXPECT_EQ(votes[0].votes, 2u);
+  ASSERT_FALSE(votes[0].reports.empty());
+  EXPECT_EQ(votes[0].reports[0].url, "https://example.org/1");  // the nearest first
+  EXPECT_GT(votes[0].reports[0].similarity, votes[0].reports[1].similarity);
+  for (const auto& v : votes)
+    EXPECT_NE(v.cause, "cudnn.missing");  // no word in common: no vote
+}
+
+TEST(SimilarCases, OneThreadLeftOutAndTooFarIsNothing) {
+  auto cases = SimilarCases::from_jsonl(kSmallCorpus, "dev");
+  ASSERT_TRUE(cases);
+  const auto without = cases->vote("Unable to init GPU: unknown error", 0, "https://example.org/1");
+  ASSERT_FALSE(without.empty());
+  EXPECT_EQ(without[0].reports[0].url, "https://example.org/2");
+  EXPECT_TRUE(cases->vote("Unable to init GPU", 0.99).empty());
+  EXPECT_TRUE(cases->vote("loss went down nicely").empty());
+}
+
+TEST(SimilarCases, AMalformedCorpusLineIsAnErrorNamingIt) {
+  const auto broken = SimilarCases::from_jsonl("{\"id\": \"x1\"}\n{not json\n", "dev");
+  ASSERT_FALSE(broken);
+  EXPECT_NE(broken.error().message.find("line 2"), std::string::npos) << broken.error().message;
+  EXPECT_FALSE(SimilarCases::from_jsonl("[1, 2]\n", "dev"));
+}
+
+TEST(SimilarCases, TheEmbeddedCorpusIsItsDevSplit) {
+  EXPECT_GT(SimilarCases::embedded().size(), 1000u);
+}
+
+// Real held-out cases no signature knows (tests/explain_corpus g015, A018, b079): their neighbours
+// in the dev split name the cause the threads found, after nothing, with the threads to read.
+TEST(ExplainSimilar, ALogNoSignatureKnowsGetsItsNeighboursCause) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"VllM \xEF\xBC\x9A NCCLerror: unhandled system error (run withNCCL DEBUG=INFo for details)",
+       "nccl.error"},
+      {"CUDA error: Insufficient CUDA driver: 9020", "driver.too_old"},
+      {"error loading fbgemm.dll", "msvc.runtime_missing"}};
+  for (const auto& [line, cause] : cases) {
+    EXPECT_TRUE(testing::explain_by_signatures(std::string(line) + "\n").empty()) << line;
+    const auto causes = testing::explain_text(std::string(line) + "\n");
+    ASSERT_FALSE(causes.empty()) << line;
+    EXPECT_EQ(causes[0].id, cause) << line;
+    EXPECT_TRUE(causes[0].similar);
+    EXPECT_FALSE(causes[0].reports.empty());
+    EXPECT_LE(causes[0].confidence, 0.5);
+  }
+}
+
+TEST(ExplainSimilar, SignaturesRankFirstAndHealthyLogsResembleNothing) {
+  const auto causes =
+      testing::explain_text("Could not load dynamic library 'cudnn64_8.dll'; dlerror: not found\n");
+  ASSERT_FALSE(causes.empty());
+  EXPECT_FALSE(causes[0].similar);
+  for (size_t i = 1; i < causes.size(); ++i)
+    EXPECT_TRUE(!causes[i - 1].similar || causes[i].similar) << "a reported case before a line";
+  EXPECT_TRUE(
+      testing::explain_text("Epoch 1/3\nloss: 0.51 - accuracy: 0.83\nSaved model\n").empty());
+  EXPECT_TRUE(testing::explain_text("hello world\n").empty());
+}
+
+TEST(ExplainSimilar, TheReportsAreRendered) {
+  const auto causes = testing::explain_text("Unable to init GPU: unknown error\n");
+  ASSERT_FALSE(causes.empty());
+  const std::string url = causes[0].reports.at(0).url;
+  const std::string json = report::render_explain_json(causes, {});
+  EXPECT_NE(json.find("\"similar\""), std::string::npos);
+  EXPECT_NE(json.find(url), std::string::npos);
+  const std::string text = report::render_explain_text(causes, testing::messages(), false, {});
+  EXPECT_NE(text.find(url), std::string::npos);
+  const std::string md = report::render_explain_md(causes, testing::messages(), {});
+  EXPECT_NE(md.find(url), std::string::npos);
+}
+
+}  // namespace
+}  // namespace gpuvet::explain
