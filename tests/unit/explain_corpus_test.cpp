@@ -156,17 +156,18 @@ TEST(ExplainCorpus, AccuracyOnDevAndHeldOut) {
   // a typographic apostrophe 81.4%/89.6% and 64.6%/72.8%, no earlier case lost.
   // With the reported cases like the log (the dev split's nearest neighbours, each dev case
   // scored without its own thread) after what the signatures name: 82.1%/92.0% and 72.8%/84.8%,
-  // no case lost.
-  EXPECT_GE(scores["dev"].share(scores["dev"].top1), 0.82) << misses;
+  // no case lost. Round twenty (48 scored cases: 9 of its 16 held-out right blind, 7 with the
+  // signatures alone) joined the index with its dev part: 81.6%/91.6% and 72.6%/84.7%.
+  EXPECT_GE(scores["dev"].share(scores["dev"].top1), 0.81) << misses;
   EXPECT_GE(scores["dev"].share(scores["dev"].top3), 0.91);
   EXPECT_GE(scores["heldout"].share(scores["heldout"].top1), 0.72);
   EXPECT_GE(scores["heldout"].share(scores["heldout"].top3), 0.84);
   // A share falls when hard cases join; the count of cases right never may: a signature change
   // that loses a case that passed fails here even when new cases hide it in the share.
-  EXPECT_GE(scores["dev"].top1, 1175u) << misses;
-  EXPECT_GE(scores["dev"].top3, 1317u);
-  EXPECT_GE(scores["heldout"].top1, 504u);
-  EXPECT_GE(scores["heldout"].top3, 587u);
+  EXPECT_GE(scores["dev"].top1, 1195u) << misses;
+  EXPECT_GE(scores["dev"].top3, 1341u);
+  EXPECT_GE(scores["heldout"].top1, 514u);
+  EXPECT_GE(scores["heldout"].top3, 600u);
 }
 
 // What a log does not say is left out of its explanation, not written as "unknown" (the version
