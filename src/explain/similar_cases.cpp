@@ -84,14 +84,18 @@ std::vector<std::string> words_of(std::string_view text) {
   return words;
 }
 
-// Term -> 1 + ln(count).
-std::map<std::string, double, std::less<>> term_frequencies(std::string_view text) {
-  std::map<std::string, size_t, std::less<>> counts;
-  for (auto& term : similarity_terms(text))
-    ++counts[term];
-  std::map<std::string, double, std::less<>> tf;
-  for (const auto& [term, count] : counts)
-    tf.emplace(term, 1.0 + std::log(static_cast<double>(count)));
+// Each distinct term with 1 + ln(its count).
+std::vector<std::pair<std::string, double>> term_frequencies(std::string_view text) {
+  std::vector<std::string> terms = similarity_terms(text);
+  std::sort(terms.begin(), terms.end());
+  std::vector<std::pair<std::string, double>> tf;
+  for (size_t i = 0; i < terms.size();) {
+    size_t j = i + 1;
+    while (j < terms.size() && terms[j] == terms[i])
+      ++j;
+    tf.emplace_back(std::move(terms[i]), 1.0 + std::log(static_cast<double>(j - i)));
+    i = j;
+  }
   return tf;
 }
 
@@ -135,7 +139,6 @@ bool is_error_line(std::string_view line) {
 
 Result<SimilarCases> SimilarCases::from_jsonl(std::string_view text, std::string_view split) {
   SimilarCases out;
-  std::vector<std::map<std::string, double, std::less<>>> frequencies;
   size_t line_number = 0;
   for (size_t pos = 0; pos < text.size();) {
     size_t end = text.find('\n', pos);
@@ -157,26 +160,23 @@ Result<SimilarCases> SimilarCases::from_jsonl(std::string_view text, std::string
     // A cause the taxonomy does not have yet (a leading '+') is never an answer.
     if (field(row, "split") != split || cause.empty() || cause.starts_with("+")) continue;
     out.cases_.push_back({cause, {field(row, "id"), field(row, "url"), field(row, "fix"), 0.0}});
-    frequencies.push_back(term_frequencies(field(row, "log")));
+    const size_t index = out.cases_.size() - 1;
+    for (auto& [term, weight] : term_frequencies(field(row, "log")))
+      out.terms_[std::move(term)].postings.push_back({index, weight});
   }
-  std::map<std::string, size_t, std::less<>> documents;
-  for (const auto& tf : frequencies)
-    for (const auto& [term, weight] : tf)
-      ++documents[term];
+  // A term's weight is its frequency times its rarity: idf from the cases that hold it.
   const double n = static_cast<double>(out.cases_.size());
-  for (const auto& [term, count] : documents)
-    out.idf_.emplace(term, std::log((n + 1) / (static_cast<double>(count) + 0.5)));
-  for (size_t i = 0; i < frequencies.size(); ++i) {
-    double norm = 0;
-    for (auto& [term, weight] : frequencies[i]) {
-      weight *= out.idf_.at(term);
-      norm += weight * weight;
+  std::vector<double> norms(out.cases_.size(), 0.0);
+  for (auto& [term, t] : out.terms_) {
+    t.idf = std::log((n + 1) / (static_cast<double>(t.postings.size()) + 0.5));
+    for (auto& p : t.postings) {
+      p.weight *= t.idf;
+      norms[p.case_index] += p.weight * p.weight;
     }
-    norm = std::sqrt(norm);
-    if (norm == 0) continue;
-    for (const auto& [term, weight] : frequencies[i])
-      out.postings_[term].push_back({i, weight / norm});
   }
+  for (auto& [term, t] : out.terms_)
+    for (auto& p : t.postings)
+      p.weight /= std::sqrt(norms[p.case_index]);
   return out;
 }
 
@@ -199,24 +199,25 @@ std::vector<SimilarVote> SimilarCases::vote(std::string_view text, double min_si
   const double unseen_idf = std::log(static_cast<double>(cases_.size()) + 1);
   double norm = 0;
   for (const auto& [term, weight] : tf) {
-    const auto it = idf_.find(term);
-    const double w = weight * (it == idf_.end() ? unseen_idf : it->second);
+    const auto it = terms_.find(term);
+    const double w = weight * (it == terms_.end() ? unseen_idf : it->second.idf);
     norm += w * w;
   }
   if (norm == 0) return {};
   norm = std::sqrt(norm);
-  std::map<size_t, double> scores;
+  std::vector<double> scores(cases_.size(), 0.0);
   for (const auto& [term, weight] : tf) {
-    const auto postings = postings_.find(term);
-    if (postings == postings_.end()) continue;
-    const double w = weight * idf_.at(term) / norm;
-    for (const auto& p : postings->second)
+    const auto it = terms_.find(term);
+    if (it == terms_.end()) continue;
+    const double w = weight * it->second.idf / norm;
+    for (const auto& p : it->second.postings)
       scores[p.case_index] += w * p.weight;
   }
   std::vector<std::pair<double, size_t>> nearest;
-  for (const auto& [index, score] : scores) {
+  for (size_t index = 0; index < scores.size(); ++index) {
+    if (scores[index] <= 0) continue;
     if (!exclude_url.empty() && cases_[index].report.url == exclude_url) continue;
-    nearest.emplace_back(score, index);
+    nearest.emplace_back(scores[index], index);
   }
   const size_t k = std::min(kSimilarNeighbours, nearest.size());
   std::partial_sort(nearest.begin(), nearest.begin() + static_cast<std::ptrdiff_t>(k),

@@ -5,9 +5,9 @@
 // pairs: the long tail of phrasings no signature was written for ("CUDA initialize error" from a
 // miner) often shares its words with a case already resolved.
 #include <cstddef>
-#include <map>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "core/result.hpp"
@@ -78,9 +78,13 @@ class SimilarCases {
     size_t case_index;
     double weight;
   };
+  struct Term {
+    double idf = 0;
+    std::vector<Posting> postings;  // the cases that hold it, with its normalised weight there
+  };
   std::vector<Case> cases_;
-  std::map<std::string, std::vector<Posting>, std::less<>> postings_;
-  std::map<std::string, double, std::less<>> idf_;
+  // Hashed: the index holds some 100 000 terms and is built once per run.
+  std::unordered_map<std::string, Term> terms_;
 };
 
 }  // namespace gpuvet::explain
