@@ -83,7 +83,7 @@ class SimilarCases {
     std::vector<Posting> postings;  // the cases that hold it, with its normalised weight there
   };
   std::vector<Case> cases_;
-  // Hashed: the index holds some 100 000 terms and is built once per run.
+  // Hashed: the index holds some 20 000 terms (words and pairs) and is built once per run.
   std::unordered_map<std::string, Term> terms_;
 };
 
