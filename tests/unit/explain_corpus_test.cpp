@@ -5,13 +5,16 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
 
+#include "explain/similar_cases.hpp"
 #include "explain_support.hpp"
 #include "test_support.hpp"
 
@@ -66,6 +69,47 @@ TEST(ExplainCorpus, EveryCaseIsSourcedAndSplitByThread) {
   }
 }
 
+// GPUVET_EXPLAIN_CORPUS_DUMP=FILE writes every case's causes and its full vote of the reported
+// cases as JSON lines: what ranking changes are studied on (docs/explain.md).
+void dump_case(const nlohmann::json& row, const std::vector<Cause>& causes) {
+  static std::optional<std::ofstream> out = []() -> std::optional<std::ofstream> {
+    const char* path = std::getenv("GPUVET_EXPLAIN_CORPUS_DUMP");
+    if (!path) return std::nullopt;
+    return std::ofstream(path);
+  }();
+  if (!out) return;
+  nlohmann::json line = {{"id", text_of(row, "id")},
+                         {"split", text_of(row, "split")},
+                         {"primary", text_of(row, "primary")},
+                         {"secondary", text_of(row, "secondary")}};
+  for (const auto& c : causes) {
+    line["causes"].push_back({{"id", c.id},
+                              {"confidence", c.confidence},
+                              {"alternative", c.alternative},
+                              {"similar", c.similar},
+                              {"signatures", c.signatures}});
+  }
+  std::string errors, whole = text_of(row, "log");
+  size_t start = 0;
+  while (start <= whole.size()) {
+    size_t end = whole.find('\n', start);
+    if (end == std::string::npos) end = whole.size();
+    const std::string_view l(whole.data() + start, end - start);
+    if (is_error_line(l)) errors.append(l).push_back('\n');
+    start = end + 1;
+  }
+  const bool short_whole = errors.empty() && whole.size() <= kShortLogBytes;
+  for (const auto& v : SimilarCases::embedded().vote(short_whole ? whole : errors,
+                                                     short_whole ? kShortLogMinSimilarity : 0.0,
+                                                     text_of(row, "url"))) {
+    line["vote"].push_back({{"cause", v.cause},
+                            {"share", v.share},
+                            {"votes", v.votes},
+                            {"top", v.reports.empty() ? 0.0 : v.reports[0].similarity}});
+  }
+  *out << line.dump() << "\n" << std::flush;
+}
+
 struct Score {
   size_t total = 0, top1 = 0, top3 = 0;
   double share(size_t n) const { return total ? static_cast<double>(n) / total : 0.0; }
@@ -92,6 +136,7 @@ TEST(ExplainCorpus, AccuracyOnDevAndHeldOut) {
       in_three = in_three || wanted.count(causes[i].id);
     s.top1 += first;
     s.top3 += in_three;
+    dump_case(row, causes);
     if (!first && text_of(row, "split") == "dev") {
       misses += "  " + text_of(row, "id") + " wants " + primary + ", got " +
                 (causes.empty() ? std::string("nothing") : causes[0].id) + "\n";
@@ -158,16 +203,22 @@ TEST(ExplainCorpus, AccuracyOnDevAndHeldOut) {
   // scored without its own thread) after what the signatures name: 82.1%/92.0% and 72.8%/84.8%,
   // no case lost. Round twenty (48 scored cases: 9 of its 16 held-out right blind, 7 with the
   // signatures alone) joined the index with its dev part: 81.6%/91.6% and 72.6%/84.7%.
+  // Round twenty-one (27 cases: 12 Chinese threads, 4 of their 6 held-out right blind, and 15 of
+  // three causes the taxonomy gained with it, none of whose 3 held-out cases could be named
+  // before) with 20 earlier cases of those causes scored or relabelled to them, and their
+  // signatures: 81.7%/91.5% and 72.9%/84.7%. Lost: two Slurm threads whose "invalid device
+  // ordinal" now names the index first (gpu.not_visible second) and two dev cases' top three
+  // (neighbours moved by the new dev cases); no held-out case lost.
   EXPECT_GE(scores["dev"].share(scores["dev"].top1), 0.81) << misses;
   EXPECT_GE(scores["dev"].share(scores["dev"].top3), 0.91);
   EXPECT_GE(scores["heldout"].share(scores["heldout"].top1), 0.72);
   EXPECT_GE(scores["heldout"].share(scores["heldout"].top3), 0.84);
   // A share falls when hard cases join; the count of cases right never may: a signature change
   // that loses a case that passed fails here even when new cases hide it in the share.
-  EXPECT_GE(scores["dev"].top1, 1195u) << misses;
-  EXPECT_GE(scores["dev"].top3, 1341u);
-  EXPECT_GE(scores["heldout"].top1, 514u);
-  EXPECT_GE(scores["heldout"].top3, 600u);
+  EXPECT_GE(scores["dev"].top1, 1216u) << misses;
+  EXPECT_GE(scores["dev"].top3, 1362u);
+  EXPECT_GE(scores["heldout"].top1, 529u);
+  EXPECT_GE(scores["heldout"].top3, 615u);
 }
 
 // What a log does not say is left out of its explanation, not written as "unknown" (the version

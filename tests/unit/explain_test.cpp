@@ -887,6 +887,51 @@ TEST(Reasoning, AnExtensionMissingTorchSymbolsWasBuiltForAnotherTorch) {
   }
 }
 
+// Three causes the corpus showed and the taxonomy lacked: the async allocator on a GPU without
+// memory pools, a GPU index past the devices, driver libraries baked into a container image. Each
+// is named first from its own words, and the neighbouring causes stay where their words point.
+TEST(Reasoning, AllocatorIndexAndImageDriverCausesAreNamed) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"RuntimeError: CUDA error: operation not supported\nCUDA kernel errors might be "
+       "asynchronously reported at some other API call\n",
+       "device.async_allocator_unsupported"},
+      {"RuntimeError: Function \"cuMemAllocAsync\" not found\n",
+       "device.async_allocator_unsupported"},
+      {"RuntimeError: CUDA error: invalid device ordinal\n", "device.index_out_of_range"},
+      {"F1219 15:59:41.175240 36602 common.cpp:137] Check failed: error == cudaSuccess (10 vs. 0) "
+       "invalid device ordinal\n",
+       "device.index_out_of_range"},
+      // Device 0 is the first GPU: when even it is invalid, the process sees none.
+      {"Specified device id (0) is invalid\n", "gpu.not_visible"},
+      {"nvidia-container-cli: mount error: file creation failed: /var/lib/docker/overlay2/4f79/"
+       "merged/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.1: file exists: unknown.\n",
+       "container.driver_libs_in_image"},
+      {"Failed to initialize NVML: Driver/library version mismatch\n", "driver.library_mismatch"},
+      {"CUDA error 304 at ggml-cuda.cu:5065: OS call failed or operation not supported on this "
+       "OS\n",
+       ""},
+  };
+  for (const auto& [log, cause] : cases) {
+    const auto causes = explain_by_signatures(log);
+    if (*cause == '\0') {
+      for (const auto& c : causes)
+        EXPECT_NE(c.id, "device.async_allocator_unsupported") << log;
+      continue;
+    }
+    ASSERT_FALSE(causes.empty()) << log;
+    EXPECT_EQ(causes[0].id, cause) << log;
+    EXPECT_FALSE(causes[0].why.empty()) << log;
+    EXPECT_FALSE(causes[0].fix.empty()) << log;
+  }
+  // Inside a container the same NVML message may be the image's own driver libraries: named as
+  // the alternative after the driver upgrade.
+  const auto mismatch =
+      explain_by_signatures("Failed to initialize NVML: Driver/library version mismatch\n");
+  ASSERT_GE(mismatch.size(), 2u);
+  EXPECT_EQ(mismatch[1].id, "container.driver_libs_in_image");
+  EXPECT_TRUE(mismatch[1].alternative);
+}
+
 // Versions as the frameworks print them come out dotted: PyTorch's tuples, cuDNN's integers (the
 // 9.x encoding too), and no trailing period.
 TEST(Explain, CudnnVersionsAreDotted) {
