@@ -690,7 +690,10 @@ std::vector<Cause> reason(std::vector<Cause> causes, const kb::Kb& kb, const kb:
     c.why = explanation_text(c, "why", m);
     if (c.alternative) c.why += " " + m.text("explain.alternative");
     if (c.similar) {
-      c.why += " " + m.text("explain.similar", {{"count", std::to_string(c.similar_votes)}});
+      // Ranked by the classifier, a cause may have no case among the nearest few.
+      c.why += " " + (c.similar_votes
+                          ? m.text("explain.similar", {{"count", std::to_string(c.similar_votes)}})
+                          : m.text("explain.similar_words"));
     }
     if (c.off_platform) {
       c.why += " " + m.text("explain.off_platform",

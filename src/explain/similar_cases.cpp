@@ -5,7 +5,9 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdint>
 #include <nlohmann/json.hpp>
+#include <random>
 #include <set>
 
 #include "kb/embedded.hpp"
@@ -99,6 +101,22 @@ std::vector<std::pair<std::string, double>> term_frequencies(std::string_view te
   return tf;
 }
 
+// The text a case or a log is classified by: its error lines, or the whole of a short one
+// without any (as Collector keeps them).
+std::string error_text_of(std::string_view log) {
+  std::string errors;
+  for (size_t pos = 0; pos <= log.size();) {
+    size_t end = log.find('\n', pos);
+    if (end == std::string_view::npos) end = log.size();
+    const std::string_view line = log.substr(pos, end - pos);
+    if (errors.size() + line.size() < kMaxErrorTextBytes && is_error_line(line))
+      errors.append(line).push_back('\n');
+    pos = end + 1;
+  }
+  if (errors.empty() && log.size() <= kShortLogBytes) return std::string(log);
+  return errors;
+}
+
 std::string field(const nlohmann::json& row, const char* key) {
   const auto it = row.find(key);
   return it != row.end() && it->is_string() ? it->get<std::string>() : std::string();
@@ -137,8 +155,20 @@ bool is_error_line(std::string_view line) {
   return std::any_of(std::begin(kMarkers), std::end(kMarkers), in_line);
 }
 
-Result<SimilarCases> SimilarCases::from_jsonl(std::string_view text, std::string_view split) {
+size_t fold_of(std::string_view url, size_t count) {
+  // FNV-1a, 64 bits: the same fold on every platform and run.
+  std::uint64_t hash = 0xcbf29ce484222325ULL;
+  for (const char c : url) {
+    hash ^= static_cast<unsigned char>(c);
+    hash *= 0x100000001b3ULL;
+  }
+  return count ? static_cast<size_t>(hash % count) : 0;
+}
+
+Result<SimilarCases> SimilarCases::from_jsonl(std::string_view text, std::string_view split,
+                                              HeldOutFold leave_out) {
   SimilarCases out;
+  std::vector<std::vector<std::pair<std::string, double>>> error_terms;
   size_t line_number = 0;
   for (size_t pos = 0; pos < text.size();) {
     size_t end = text.find('\n', pos);
@@ -159,10 +189,17 @@ Result<SimilarCases> SimilarCases::from_jsonl(std::string_view text, std::string
     const std::string cause = field(row, "primary");
     // A cause the taxonomy does not have yet (a leading '+') is never an answer.
     if (field(row, "split") != split || cause.empty() || cause.starts_with("+")) continue;
-    out.cases_.push_back({cause, {field(row, "id"), field(row, "url"), field(row, "fix"), 0.0}});
+    const std::string url = field(row, "url");
+    if (leave_out.count && fold_of(url, leave_out.count) == leave_out.index) continue;
+    auto known = std::find(out.causes_.begin(), out.causes_.end(), cause);
+    if (known == out.causes_.end()) known = out.causes_.insert(out.causes_.end(), cause);
+    const auto cause_index = static_cast<size_t>(known - out.causes_.begin());
+    out.cases_.push_back({cause, cause_index, {field(row, "id"), url, field(row, "fix"), 0.0}});
     const size_t index = out.cases_.size() - 1;
-    for (auto& [term, weight] : term_frequencies(field(row, "log")))
+    const std::string log = field(row, "log");
+    for (auto& [term, weight] : term_frequencies(log))
       out.terms_[std::move(term)].postings.push_back({index, weight});
+    error_terms.push_back(term_frequencies(error_text_of(log)));
   }
   // A term's weight is its frequency times its rarity: idf from the cases that hold it.
   const double n = static_cast<double>(out.cases_.size());
@@ -177,7 +214,105 @@ Result<SimilarCases> SimilarCases::from_jsonl(std::string_view text, std::string
   for (auto& [term, t] : out.terms_)
     for (auto& p : t.postings)
       p.weight /= std::sqrt(norms[p.case_index]);
+  // The classifier learns from each case's error lines, weighed as a query is (the index's idf).
+  std::vector<SparseVector> examples(out.cases_.size());
+  for (size_t index = 0; index < examples.size(); ++index) {
+    double norm = 0;
+    for (const auto& [term, tf] : error_terms[index]) {
+      const auto it = out.terms_.find(term);
+      if (it == out.terms_.end()) continue;  // a pair across two kept lines
+      examples[index].emplace_back(&it->second, tf * it->second.idf);
+      norm += examples[index].back().second * examples[index].back().second;
+    }
+    for (auto& [term, weight] : examples[index])
+      weight /= std::sqrt(norm);
+  }
+  out.learn_causes(examples);
   return out;
+}
+
+void SimilarCases::learn_causes(const std::vector<SparseVector>& examples) {
+  // The features: terms some example holds, numbered; the examples as compressed rows (the
+  // passes below are the hot loop).
+  std::vector<Term*> features;
+  std::vector<std::uint32_t> feature;
+  std::vector<double> value;
+  std::vector<size_t> row_start = {0};
+  std::vector<size_t> row_cause;
+  {
+    std::unordered_map<const Term*, std::uint32_t> number;
+    for (size_t i = 0; i < examples.size(); ++i) {
+      if (examples[i].empty()) continue;
+      for (const auto& [term, weight] : examples[i]) {
+        const auto [it, added] = number.emplace(term, static_cast<std::uint32_t>(features.size()));
+        if (added) features.push_back(term);
+        feature.push_back(it->second);
+        value.push_back(weight);
+      }
+      row_start.push_back(feature.size());
+      row_cause.push_back(cases_[i].cause_index);
+    }
+  }
+  for (Term* term : features)
+    term->cause_weights.assign(causes_.size(), 0.0f);
+  cause_bias_.assign(causes_.size(), 0.0);
+  // Dual coordinate descent for the L2-loss SVM (Hsieh et al., ICML 2008; liblinear's solver):
+  // each step is exact, so a few passes over 1 500 short examples suffice.
+  const double diagonal = 0.5 / kCauseModelCost;
+  constexpr double kTolerance = 0.1;
+  constexpr size_t kMaxPasses = 200;
+  const size_t rows = row_cause.size();
+  std::vector<size_t> order(rows);
+  for (size_t cause = 0; cause < causes_.size(); ++cause) {
+    std::vector<double> w(features.size(), 0.0);
+    double bias = 0;  // the weight of a constant feature 1
+    std::vector<double> alpha(rows, 0.0);
+    for (size_t i = 0; i < rows; ++i)
+      order[i] = i;
+    std::mt19937 shuffle(static_cast<std::mt19937::result_type>(cause + 1));
+    for (size_t pass = 0; pass < kMaxPasses; ++pass) {
+      // Fisher-Yates with the generator's raw output: the same order on every platform.
+      for (size_t i = rows; i > 1; --i)
+        std::swap(order[i - 1], order[shuffle() % i]);
+      double highest = -HUGE_VAL, lowest = HUGE_VAL;
+      for (const size_t i : order) {
+        const double y = row_cause[i] == cause ? 1.0 : -1.0;
+        const std::uint32_t* f = feature.data() + row_start[i];
+        const double* x = value.data() + row_start[i];
+        const size_t n = row_start[i + 1] - row_start[i];
+        double margin = bias;
+        for (size_t k = 0; k < n; ++k)
+          margin += w[f[k]] * x[k];
+        const double gradient = y * margin - 1 + diagonal * alpha[i];
+        const double projected = alpha[i] == 0 ? std::min(gradient, 0.0) : gradient;
+        highest = std::max(highest, projected);
+        lowest = std::min(lowest, projected);
+        if (std::fabs(projected) < 1e-12) continue;
+        const double before = alpha[i];
+        // |x|^2 is 1 (normalised) plus the bias feature's 1.
+        alpha[i] = std::max(alpha[i] - gradient / (2.0 + diagonal), 0.0);
+        const double step = (alpha[i] - before) * y;
+        for (size_t k = 0; k < n; ++k)
+          w[f[k]] += step * x[k];
+        bias += step;
+      }
+      if (highest - lowest <= kTolerance) break;
+    }
+    for (size_t k = 0; k < features.size(); ++k)
+      features[k]->cause_weights[cause] = static_cast<float>(w[k]);
+    cause_bias_[cause] = bias;
+  }
+}
+
+std::vector<double> SimilarCases::cause_scores(
+    const std::vector<std::pair<const Term*, double>>& query) const {
+  std::vector<double> scores = cause_bias_;
+  for (const auto& [term, weight] : query) {
+    if (term->cause_weights.empty()) continue;
+    for (size_t cause = 0; cause < scores.size(); ++cause)
+      scores[cause] += weight * term->cause_weights[cause];
+  }
+  return scores;
 }
 
 const SimilarCases& SimilarCases::embedded() {
@@ -205,44 +340,57 @@ std::vector<SimilarVote> SimilarCases::vote(std::string_view text, double min_si
   }
   if (norm == 0) return {};
   norm = std::sqrt(norm);
-  std::vector<double> scores(cases_.size(), 0.0);
+  std::vector<double> similarity(cases_.size(), 0.0);
+  std::vector<std::pair<const Term*, double>> query;
   for (const auto& [term, weight] : tf) {
     const auto it = terms_.find(term);
     if (it == terms_.end()) continue;
     const double w = weight * it->second.idf / norm;
+    query.emplace_back(&it->second, w);
     for (const auto& p : it->second.postings)
-      scores[p.case_index] += w * p.weight;
+      similarity[p.case_index] += w * p.weight;
   }
+  // Every case that shares a word, nearest first.
   std::vector<std::pair<double, size_t>> nearest;
-  for (size_t index = 0; index < scores.size(); ++index) {
-    if (scores[index] <= 0) continue;
+  for (size_t index = 0; index < similarity.size(); ++index) {
+    if (similarity[index] <= 0) continue;
     if (!exclude_url.empty() && cases_[index].report.url == exclude_url) continue;
-    nearest.emplace_back(scores[index], index);
+    nearest.emplace_back(similarity[index], index);
   }
-  const size_t k = std::min(kSimilarNeighbours, nearest.size());
-  std::partial_sort(nearest.begin(), nearest.begin() + static_cast<std::ptrdiff_t>(k),
-                    nearest.end(), [](const auto& a, const auto& b) {
-                      return a.first != b.first ? a.first > b.first : a.second < b.second;
-                    });
-  nearest.resize(k);
+  std::sort(nearest.begin(), nearest.end(), [](const auto& a, const auto& b) {
+    return a.first != b.first ? a.first > b.first : a.second < b.second;
+  });
   if (nearest.empty() || nearest.front().first < min_similarity) return {};
-  std::vector<SimilarVote> votes;
+
+  // The classifier learnt from vectors of known terms only, normalised so: words no case holds
+  // must not shrink the rest (the bias would then decide).
+  double known = 0;
+  for (const auto& [term, weight] : query)
+    known += weight * weight;
+  for (auto& [term, weight] : query)
+    weight /= std::sqrt(known);
+  const std::vector<double> scores = cause_scores(query);
+  const double top = *std::max_element(scores.begin(), scores.end());
   double total = 0;
-  for (const auto& [score, index] : nearest) {
+  for (const double score : scores)
+    total += std::exp(kCauseModelSharpness * (score - top));
+  std::vector<SimilarVote> votes;
+  std::vector<size_t> vote_of(causes_.size(), SIZE_MAX);
+  for (size_t rank = 0; rank < nearest.size(); ++rank) {
+    const auto& [score, index] = nearest[rank];
     const Case& c = cases_[index];
-    auto it = std::find_if(votes.begin(), votes.end(),
-                           [&](const SimilarVote& v) { return v.cause == c.cause; });
-    if (it == votes.end()) it = votes.insert(votes.end(), SimilarVote{c.cause, 0, 0, {}});
-    it->share += score * score;
-    ++it->votes;
-    total += score * score;
-    if (it->reports.size() < kMaxSimilarReports) {
-      it->reports.push_back(c.report);
-      it->reports.back().similarity = score;
+    if (vote_of[c.cause_index] == SIZE_MAX) {
+      vote_of[c.cause_index] = votes.size();
+      const double share = std::exp(kCauseModelSharpness * (scores[c.cause_index] - top)) / total;
+      votes.push_back(SimilarVote{c.cause, share, 0, {}});
+    }
+    SimilarVote& v = votes[vote_of[c.cause_index]];
+    if (rank < kSimilarNeighbours) ++v.votes;
+    if (v.reports.size() < kMaxSimilarReports) {
+      v.reports.push_back(c.report);
+      v.reports.back().similarity = score;
     }
   }
-  for (auto& v : votes)
-    v.share /= total;
   std::stable_sort(votes.begin(), votes.end(),
                    [](const SimilarVote& a, const SimilarVote& b) { return a.share > b.share; });
   return votes;

@@ -1,9 +1,11 @@
 #pragma once
 // Reported cases like this log: when the signatures say little, the causes of the real cases in
 // the explain corpus (tests/explain_corpus, its dev split, embedded in the binary) whose words are
-// nearest the log's error lines. A nearest-neighbour vote over TF-IDF vectors of words and word
-// pairs: the long tail of phrasings no signature was written for ("CUDA initialize error" from a
-// miner) often shares its words with a case already resolved.
+// nearest the log's error lines. TF-IDF vectors of words and word pairs: the long tail of
+// phrasings no signature was written for ("CUDA initialize error" from a miner) often shares its
+// words with a case already resolved. A linear classifier learnt from the cases' error lines
+// ranks the causes (it weighs which words tell causes apart, where a neighbour vote counts every
+// shared word); the nearest cases of each cause are its reports.
 #include <cstddef>
 #include <string>
 #include <string_view>
@@ -14,10 +16,9 @@
 
 namespace gpuvet::explain {
 
-// Neighbours that vote: chosen on the corpus' dev split, each case scored without the cases of
-// its own thread (docs/explain.md).
+// The nearest cases counted for a cause's "resembles N of the reported cases nearest".
 inline constexpr size_t kSimilarNeighbours = 15;
-// Causes the vote may add: enough to fill the top three.
+// Causes the reported cases may add: enough to fill the top three.
 inline constexpr size_t kMaxSimilarCauses = 3;
 // Reported cases shown per cause.
 inline constexpr size_t kMaxSimilarReports = 3;
@@ -27,6 +28,13 @@ inline constexpr size_t kMaxErrorTextBytes = 64 * 1024;
 // excerpt: "torch.cuda.is_available() False"), but only a close neighbour counts then.
 inline constexpr size_t kShortLogBytes = 4 * 1024;
 inline constexpr double kShortLogMinSimilarity = 0.2;
+// The classifier: one linear SVM per cause against the rest (L2-regularised, squared hinge loss,
+// solved in the dual by coordinate descent), its cost chosen on the dev split by cross-validation
+// by thread (docs/explain.md).
+inline constexpr double kCauseModelCost = 0.3;
+// Its scores become shares by a softmax this sharp: on the dev split the mean share of the first
+// cause then about matches how often the first cause is right (two in three).
+inline constexpr double kCauseModelSharpness = 6.0;
 
 // One reported case: the thread and what resolved it.
 struct SimilarReport {
@@ -36,13 +44,22 @@ struct SimilarReport {
   double similarity = 0;  // cosine, 0..1
 };
 
-// A cause the nearest cases vote for: its share of the vote and its nearest cases.
+// A cause the reported cases point to: its share of the classifier's belief, how many of the
+// nearest cases were resolved as it, and its nearest cases.
 struct SimilarVote {
   std::string cause;
   double share = 0;
-  size_t votes = 0;  // neighbours resolved as it
+  size_t votes = 0;  // of the kSimilarNeighbours nearest, those resolved as it
   std::vector<SimilarReport> reports;
 };
+
+// A part of the corpus left out of what is learnt: the dev cases whose thread falls in fold
+// `index` of `count` (by a hash of the URL), to measure the rest on them.
+struct HeldOutFold {
+  size_t count = 0;
+  size_t index = 0;
+};
+size_t fold_of(std::string_view url, size_t count);
 
 // The words a log is compared by: lower-case ASCII words that start with a letter or '_' and may
 // hold digits, '_', '+', '.' and '-' (cudart64_110.dll, sm_86, libcudnn_ops.so.9), each Chinese
@@ -56,15 +73,16 @@ bool is_error_line(std::string_view line);
 
 class SimilarCases {
  public:
-  // From the corpus as JSON lines (id, log, primary, url, fix, split): the cases of `split` only.
-  // A malformed line is an error naming it.
-  static Result<SimilarCases> from_jsonl(std::string_view text, std::string_view split);
+  // From the corpus as JSON lines (id, log, primary, url, fix, split): the cases of `split` only,
+  // but those of `leave_out`'s fold. A malformed line is an error naming it.
+  static Result<SimilarCases> from_jsonl(std::string_view text, std::string_view split,
+                                         HeldOutFold leave_out = {});
   // The corpus embedded in this binary (its dev split), built on first use.
   static const SimilarCases& embedded();
 
-  // Causes ranked by their share of the nearest cases' vote (similarity squared), each with its
-  // nearest reports; `exclude_url` leaves one thread's cases out (the corpus test measures each
-  // dev case so). Empty when nothing is as near as `min_similarity`.
+  // Causes ranked by the classifier, each with its nearest reports; only causes with a case that
+  // shares a word with the text. `exclude_url` leaves one thread's cases out of the reports.
+  // Empty when no case is as near as `min_similarity`.
   std::vector<SimilarVote> vote(std::string_view text, double min_similarity = 0,
                                 std::string_view exclude_url = {}) const;
   size_t size() const { return cases_.size(); }
@@ -72,6 +90,7 @@ class SimilarCases {
  private:
   struct Case {
     std::string cause;
+    size_t cause_index = 0;
     SimilarReport report;
   };
   struct Posting {
@@ -80,9 +99,17 @@ class SimilarCases {
   };
   struct Term {
     double idf = 0;
-    std::vector<Posting> postings;  // the cases that hold it, with its normalised weight there
+    std::vector<Posting> postings;     // the cases that hold it, with its normalised weight there
+    std::vector<float> cause_weights;  // the classifier's, one per cause; empty: none learnt
   };
+  // A case's error lines as the classifier sees them: (term, weight) pairs, normalised.
+  using SparseVector = std::vector<std::pair<Term*, double>>;
+  void learn_causes(const std::vector<SparseVector>& examples);
+  std::vector<double> cause_scores(const std::vector<std::pair<const Term*, double>>& query) const;
+
   std::vector<Case> cases_;
+  std::vector<std::string> causes_;  // the distinct causes, in order of first appearance
+  std::vector<double> cause_bias_;
   // Hashed: the index holds some 20 000 terms (words and pairs) and is built once per run.
   std::unordered_map<std::string, Term> terms_;
 };

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -45,6 +46,31 @@ const std::set<std::string>& taxonomy() {
 
 std::string text_of(const nlohmann::json& row, const char* key) {
   return row.contains(key) && row[key].is_string() ? row[key].get<std::string>() : "";
+}
+
+// What a case is measured with: a held-out case with the dev split as gpuvet embeds it; a dev
+// case with what was learnt from the other four fifths of the dev threads (cross-validation by
+// thread), so that no dev case is scored by a classifier that learnt it.
+constexpr size_t kDevFolds = 5;
+const SimilarCases& reported_cases_for(const nlohmann::json& row) {
+  static const std::vector<SimilarCases> folds = [] {
+    std::ifstream in(std::string(GPUVET_EXPLAIN_CORPUS) + "/corpus.jsonl");
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::vector<SimilarCases> out;
+    for (size_t fold = 0; fold < kDevFolds; ++fold) {
+      auto learnt = SimilarCases::from_jsonl(text, "dev", {kDevFolds, fold});
+      EXPECT_TRUE(learnt) << learnt.error().message;
+      out.push_back(learnt ? std::move(*learnt) : SimilarCases());
+    }
+    return out;
+  }();
+  if (text_of(row, "split") != "dev") return SimilarCases::embedded();
+  return folds[fold_of(text_of(row, "url"), kDevFolds)];
+}
+
+std::vector<Cause> explain_case(const nlohmann::json& row) {
+  return testing::explain_with(text_of(row, "log"), std::nullopt, &reported_cases_for(row),
+                               text_of(row, "url"));
 }
 
 TEST(ExplainCorpus, EveryCaseIsSourcedAndSplitByThread) {
@@ -99,9 +125,9 @@ void dump_case(const nlohmann::json& row, const std::vector<Cause>& causes) {
     start = end + 1;
   }
   const bool short_whole = errors.empty() && whole.size() <= kShortLogBytes;
-  for (const auto& v : SimilarCases::embedded().vote(short_whole ? whole : errors,
-                                                     short_whole ? kShortLogMinSimilarity : 0.0,
-                                                     text_of(row, "url"))) {
+  for (const auto& v : reported_cases_for(row).vote(short_whole ? whole : errors,
+                                                    short_whole ? kShortLogMinSimilarity : 0.0,
+                                                    text_of(row, "url"))) {
     line["vote"].push_back({{"cause", v.cause},
                             {"share", v.share},
                             {"votes", v.votes},
@@ -125,9 +151,7 @@ TEST(ExplainCorpus, AccuracyOnDevAndHeldOut) {
     if (const std::string second = text_of(row, "secondary"); taxonomy().count(second)) {
       wanted.insert(second);
     }
-    // A dev case is never compared with its own thread's reported cases.
-    const auto causes =
-        testing::explain_text(text_of(row, "log"), std::nullopt, text_of(row, "url"));
+    const auto causes = explain_case(row);
     Score& s = scores[text_of(row, "split")];
     ++s.total;
     const bool first = !causes.empty() && wanted.count(causes[0].id);
@@ -209,16 +233,20 @@ TEST(ExplainCorpus, AccuracyOnDevAndHeldOut) {
   // signatures: 81.7%/91.5% and 72.9%/84.7%. Lost: two Slurm threads whose "invalid device
   // ordinal" now names the index first (gpu.not_visible second) and two dev cases' top three
   // (neighbours moved by the new dev cases); no held-out case lost.
+  // A linear classifier (one SVM per cause, learnt from the dev cases' error lines) ranking the
+  // reported cases' causes instead of the 15 nearest cases' vote: 81.9%/91.5% and 73.1%/86.0%;
+  // from here each dev case is scored by what was learnt from the other four fifths of the dev
+  // threads (it was: the index without its own thread).
   EXPECT_GE(scores["dev"].share(scores["dev"].top1), 0.81) << misses;
   EXPECT_GE(scores["dev"].share(scores["dev"].top3), 0.91);
   EXPECT_GE(scores["heldout"].share(scores["heldout"].top1), 0.72);
-  EXPECT_GE(scores["heldout"].share(scores["heldout"].top3), 0.84);
+  EXPECT_GE(scores["heldout"].share(scores["heldout"].top3), 0.85);
   // A share falls when hard cases join; the count of cases right never may: a signature change
   // that loses a case that passed fails here even when new cases hide it in the share.
-  EXPECT_GE(scores["dev"].top1, 1216u) << misses;
+  EXPECT_GE(scores["dev"].top1, 1218u) << misses;
   EXPECT_GE(scores["dev"].top3, 1362u);
-  EXPECT_GE(scores["heldout"].top1, 529u);
-  EXPECT_GE(scores["heldout"].top3, 615u);
+  EXPECT_GE(scores["heldout"].top1, 531u);
+  EXPECT_GE(scores["heldout"].top3, 624u);
 }
 
 // What a log does not say is left out of its explanation, not written as "unknown" (the version
@@ -228,9 +256,7 @@ TEST(ExplainCorpus, NoExplanationSaysUnknown) {
   const std::string unknown = testing::messages().text("report.unknown_value");
   std::string said;
   for (const auto& row : corpus()) {
-    // A dev case is never compared with its own thread's reported cases.
-    const auto causes =
-        testing::explain_text(text_of(row, "log"), std::nullopt, text_of(row, "url"));
+    const auto causes = explain_case(row);
     for (size_t i = 0; i < std::min<size_t>(3, causes.size()); ++i) {
       std::string texts = causes[i].why;
       for (const auto& fix : causes[i].fix)

@@ -78,6 +78,58 @@ TEST(SimilarCases, OneThreadLeftOutAndTooFarIsNothing) {
   EXPECT_TRUE(cases->vote("loss went down nicely").empty());
 }
 
+// The classifier weighs the words that tell causes apart: "unknown error" is in both causes'
+// cases here, "suspend" only in one cause's, so a log with both goes to that cause and a log with
+// the shared words alone to the other.
+constexpr const char* kWordsThatTellApart =
+    R"({"id": "y1", "log": "GPU init failed: unknown error", "primary": "driver.missing", "url": "https://example.org/a", "fix": "a", "split": "dev"}
+{"id": "y2", "log": "init failed: unknown error on start", "primary": "driver.missing", "url": "https://example.org/b", "fix": "b", "split": "dev"}
+{"id": "y3", "log": "unknown error: init failed again", "primary": "driver.missing", "url": "https://example.org/c", "fix": "c", "split": "dev"}
+{"id": "y4", "log": "unknown error after suspend", "primary": "device.busy_or_init_failed", "url": "https://example.org/d", "fix": "d", "split": "dev"}
+{"id": "y5", "log": "suspend broke it: unknown error", "primary": "device.busy_or_init_failed", "url": "https://example.org/e", "fix": "e", "split": "dev"}
+)";
+
+TEST(SimilarCases, TheClassifierWeighsTheWordsThatTellCausesApart) {
+  auto cases = SimilarCases::from_jsonl(kWordsThatTellApart, "dev");
+  ASSERT_TRUE(cases) << cases.error().message;
+  const auto after_suspend = cases->vote("unknown error after suspend and resume");
+  ASSERT_GE(after_suspend.size(), 2u);
+  EXPECT_EQ(after_suspend[0].cause, "device.busy_or_init_failed");
+  EXPECT_GT(after_suspend[0].share, after_suspend[1].share);
+  EXPECT_EQ(after_suspend[0].reports.at(0).url, "https://example.org/d");
+  const auto at_init = cases->vote("init failed: unknown error");
+  ASSERT_FALSE(at_init.empty());
+  EXPECT_EQ(at_init[0].cause, "driver.missing");
+  // Shares are a softmax over every cause: they never add up to more than one.
+  double total = 0;
+  for (const auto& v : after_suspend)
+    total += v.share;
+  EXPECT_LE(total, 1.0 + 1e-9);
+}
+
+TEST(SimilarCases, LearningIsTheSameEveryTimeAndAFoldCanBeLeftOut) {
+  auto first = SimilarCases::from_jsonl(kWordsThatTellApart, "dev");
+  auto second = SimilarCases::from_jsonl(kWordsThatTellApart, "dev");
+  ASSERT_TRUE(first && second);
+  const auto a = first->vote("unknown error after suspend");
+  const auto b = second->vote("unknown error after suspend");
+  ASSERT_EQ(a.size(), b.size());
+  for (size_t i = 0; i < a.size(); ++i) {
+    EXPECT_EQ(a[i].cause, b[i].cause);
+    EXPECT_EQ(a[i].share, b[i].share);  // exactly: no randomness but a fixed-seed order
+  }
+  // A thread's fold is a function of its URL alone; leaving a fold out leaves its cases out.
+  EXPECT_EQ(fold_of("https://example.org/a", 5), fold_of("https://example.org/a", 5));
+  EXPECT_LT(fold_of("https://example.org/a", 5), 5u);
+  size_t kept = 0;
+  for (size_t fold = 0; fold < 3; ++fold) {
+    auto without = SimilarCases::from_jsonl(kWordsThatTellApart, "dev", {3, fold});
+    ASSERT_TRUE(without);
+    kept += without->size();
+  }
+  EXPECT_EQ(kept, 2 * first->size());  // each case is left out of exactly one of the three
+}
+
 TEST(SimilarCases, AMalformedCorpusLineIsAnErrorNamingIt) {
   const auto broken = SimilarCases::from_jsonl("{\"id\": \"x1\"}\n{not json\n", "dev");
   ASSERT_FALSE(broken);
