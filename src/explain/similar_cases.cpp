@@ -101,22 +101,6 @@ std::vector<std::pair<std::string, double>> term_frequencies(std::string_view te
   return tf;
 }
 
-// The text a case or a log is classified by: its error lines, or the whole of a short one
-// without any (as Collector keeps them).
-std::string error_text_of(std::string_view log) {
-  std::string errors;
-  for (size_t pos = 0; pos <= log.size();) {
-    size_t end = log.find('\n', pos);
-    if (end == std::string_view::npos) end = log.size();
-    const std::string_view line = log.substr(pos, end - pos);
-    if (errors.size() + line.size() < kMaxErrorTextBytes && is_error_line(line))
-      errors.append(line).push_back('\n');
-    pos = end + 1;
-  }
-  if (errors.empty() && log.size() <= kShortLogBytes) return std::string(log);
-  return errors;
-}
-
 std::string field(const nlohmann::json& row, const char* key) {
   const auto it = row.find(key);
   return it != row.end() && it->is_string() ? it->get<std::string>() : std::string();
@@ -153,6 +137,20 @@ bool is_error_line(std::string_view line) {
     return lower.find(marker) != std::string::npos;
   };
   return std::any_of(std::begin(kMarkers), std::end(kMarkers), in_line);
+}
+
+std::string similarity_text(std::string_view log) {
+  std::string errors;
+  for (size_t pos = 0; pos <= log.size();) {
+    size_t end = log.find('\n', pos);
+    if (end == std::string_view::npos) end = log.size();
+    const std::string_view line = log.substr(pos, end - pos);
+    if (errors.size() + line.size() < kMaxErrorTextBytes && is_error_line(line))
+      errors.append(line).push_back('\n');
+    pos = end + 1;
+  }
+  if (errors.empty() && log.size() <= kShortLogBytes) return std::string(log);
+  return errors;
 }
 
 size_t fold_of(std::string_view url, size_t count) {
@@ -194,12 +192,12 @@ Result<SimilarCases> SimilarCases::from_jsonl(std::string_view text, std::string
     auto known = std::find(out.causes_.begin(), out.causes_.end(), cause);
     if (known == out.causes_.end()) known = out.causes_.insert(out.causes_.end(), cause);
     const auto cause_index = static_cast<size_t>(known - out.causes_.begin());
-    out.cases_.push_back({cause, cause_index, {field(row, "id"), url, field(row, "fix"), 0.0}});
+    out.cases_.push_back({cause_index, {field(row, "id"), url, field(row, "fix"), 0.0}});
     const size_t index = out.cases_.size() - 1;
     const std::string log = field(row, "log");
     for (auto& [term, weight] : term_frequencies(log))
       out.terms_[std::move(term)].postings.push_back({index, weight});
-    error_terms.push_back(term_frequencies(error_text_of(log)));
+    error_terms.push_back(term_frequencies(similarity_text(log)));
   }
   // A term's weight is its frequency times its rarity: idf from the cases that hold it.
   const double n = static_cast<double>(out.cases_.size());
@@ -382,7 +380,7 @@ std::vector<SimilarVote> SimilarCases::vote(std::string_view text, double min_si
     if (vote_of[c.cause_index] == SIZE_MAX) {
       vote_of[c.cause_index] = votes.size();
       const double share = std::exp(kCauseModelSharpness * (scores[c.cause_index] - top)) / total;
-      votes.push_back(SimilarVote{c.cause, share, 0, {}});
+      votes.push_back(SimilarVote{causes_[c.cause_index], share, 0, {}});
     }
     SimilarVote& v = votes[vote_of[c.cause_index]];
     if (rank < kSimilarNeighbours) ++v.votes;

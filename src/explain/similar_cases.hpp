@@ -71,6 +71,11 @@ std::vector<std::string> similarity_terms(std::string_view text);
 // in English or Chinese. Only those lines vote, so a healthy training log resembles nothing.
 bool is_error_line(std::string_view line);
 
+// What a whole log is compared and classified by: its error lines (the first 64 KiB of them), or
+// all of a short log without any, as Collector keeps them while it reads. A short log whose text
+// this returns whole needs a neighbour kShortLogMinSimilarity near.
+std::string similarity_text(std::string_view log);
+
 class SimilarCases {
  public:
   // From the corpus as JSON lines (id, log, primary, url, fix, split): the cases of `split` only,
@@ -89,8 +94,7 @@ class SimilarCases {
 
  private:
   struct Case {
-    std::string cause;
-    size_t cause_index = 0;
+    size_t cause_index = 0;  // into causes_
     SimilarReport report;
   };
   struct Posting {

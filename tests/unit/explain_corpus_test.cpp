@@ -115,19 +115,11 @@ void dump_case(const nlohmann::json& row, const std::vector<Cause>& causes) {
                               {"similar", c.similar},
                               {"signatures", c.signatures}});
   }
-  std::string errors, whole = text_of(row, "log");
-  size_t start = 0;
-  while (start <= whole.size()) {
-    size_t end = whole.find('\n', start);
-    if (end == std::string::npos) end = whole.size();
-    const std::string_view l(whole.data() + start, end - start);
-    if (is_error_line(l)) errors.append(l).push_back('\n');
-    start = end + 1;
-  }
-  const bool short_whole = errors.empty() && whole.size() <= kShortLogBytes;
-  for (const auto& v : reported_cases_for(row).vote(short_whole ? whole : errors,
-                                                    short_whole ? kShortLogMinSimilarity : 0.0,
-                                                    text_of(row, "url"))) {
+  const std::string log = text_of(row, "log");
+  const std::string compared = similarity_text(log);
+  const bool short_whole = compared == log && log.size() <= kShortLogBytes;
+  for (const auto& v : reported_cases_for(row).vote(
+           compared, short_whole ? kShortLogMinSimilarity : 0.0, text_of(row, "url"))) {
     line["vote"].push_back({{"cause", v.cause},
                             {"share", v.share},
                             {"votes", v.votes},
