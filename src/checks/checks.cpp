@@ -43,6 +43,7 @@ std::string env_python(const PythonEnvFact& env, bool windows) {
 const std::vector<Check>& all_checks() {
   static const std::vector<Check> checks = {
       {"gpu_and_driver", check_gpu_and_driver},
+      {"image_driver_libraries", check_image_driver_libraries},
       {"gpu_health", check_gpu_health},
       {"visible_devices", check_visible_devices},
       {"mig_devices", check_mig_devices},

@@ -280,10 +280,49 @@ Result<bool> check_gpu_health(const CheckContext& context, std::vector<Finding>&
   return true;
 }
 
+Result<bool> check_image_driver_libraries(const CheckContext& context,
+                                          std::vector<Finding>& findings) {
+  const Facts& f = context.facts();
+  if (!f.driver || f.driver->image_libraries.empty()) return true;
+  const DriverFacts& d = *f.driver;
+  const std::string loaded = d.libcuda_file.value_or("");
+  const bool loads_image_library = std::find(d.image_libraries.begin(), d.image_libraries.end(),
+                                             loaded) != d.image_libraries.end();
+  // The image's library in use, or the driver refusing to start beside it: the clash has happened.
+  const bool clash = loads_image_library || library_mismatch(f);
+  const kb::MessageArgs args = {{"container", f.os.container.value_or("container")}};
+  auto finding =
+      context.finding("container.driver_libs_in_image", clash ? Severity::error : Severity::warning,
+                      clash ? "container.driver_libs_in_image.title"
+                            : "container.driver_libs_in_image.unused.title",
+                      args);
+  if (!finding) return finding.error();
+  finding->evidence.push_back(context.text("container.driver_libs_in_image.files",
+                                           {{"paths", text::join(d.image_libraries, ", ")}}));
+  if (loads_image_library) {
+    finding->evidence.push_back(
+        context.text("container.driver_libs_in_image.loaded", {{"path", loaded}}));
+  }
+  if (d.kernel_module_version) {
+    finding->evidence.push_back(
+        context.text("driver.library_mismatch.module", {{"version", *d.kernel_module_version}}));
+  }
+  add_driver_evidence(context, *finding);
+  for (const char* fix :
+       {"container.driver_libs_in_image.fix.remove", "container.driver_libs_in_image.fix.never"}) {
+    finding->fix.push_back(context.text(fix, {{"path", d.image_libraries.front()}}));
+  }
+  findings.push_back(std::move(*finding));
+  return true;
+}
+
 Result<bool> check_gpu_and_driver(const CheckContext& context, std::vector<Finding>& findings) {
   const Facts& f = context.facts();
   if (f.os.family == "windows") return check_windows(context, findings);
   if (f.os.family != "linux") return true;
+  // Inside a container that carries its own driver libraries, they are why the versions differ:
+  // check_image_driver_libraries says so.
+  if (library_mismatch(f) && !f.driver->image_libraries.empty()) return true;
   if (library_mismatch(f)) {
     std::vector<std::string> evidence;
     if (f.driver->kernel_module_version) {

@@ -38,11 +38,12 @@ struct JsonFields<DriverFacts> {
       json_field("nvidia_module_loaded", &T::nvidia_module_loaded),
       json_field("nouveau_loaded", &T::nouveau_loaded),
       json_field("kernel_module_version", &T::kernel_module_version),
-      json_field("libcuda", &T::libcuda), json_field("cuinit_code", &T::cuinit_code),
-      json_field("stub_libraries", &T::stub_libraries),
+      json_field("libcuda", &T::libcuda), json_field("libcuda_file", &T::libcuda_file),
+      json_field("cuinit_code", &T::cuinit_code), json_field("stub_libraries", &T::stub_libraries),
       json_field("stub_cuinit_code", &T::stub_cuinit_code),
       json_field("wsl_libcuda", &T::wsl_libcuda),
-      json_field("ld_cache_libcuda", &T::ld_cache_libcuda));
+      json_field("ld_cache_libcuda", &T::ld_cache_libcuda),
+      json_field("image_libraries", &T::image_libraries));
 };
 
 template <>

@@ -55,6 +55,7 @@ struct DriverFacts {
   std::optional<std::string> kernel_module_version;
   // The user side: which libcuda.so.1 the loader chose and what its cuInit answered (CUresult).
   std::optional<std::string> libcuda;
+  std::optional<std::string> libcuda_file;  // the file it leads to, links followed
   std::optional<int> cuinit_code;
   // The CUDA toolkits' stub libcuda.so files, and what the first one's cuInit answered.
   std::vector<std::string> stub_libraries;
@@ -62,6 +63,10 @@ struct DriverFacts {
   // WSL2: the Windows driver's libcuda in /usr/lib/wsl/lib, and what the loader cache lists first.
   bool wsl_libcuda = false;
   std::optional<std::string> ld_cache_libcuda;
+  // In a container: the driver's versioned libraries in the loader's directories that are not
+  // mounted (/proc/self/mountinfo), so the image itself carries them; the NVIDIA Container
+  // Toolkit mounts the host's driver libraries one file at a time.
+  std::vector<std::string> image_libraries;
 };
 
 // An NVIDIA display or 3D controller on the PCI bus, found before asking any driver.

@@ -4,6 +4,7 @@
 // "a GPU without a working driver" stay apart.
 #include <algorithm>
 #include <cctype>
+#include <set>
 
 #include "core/paths.hpp"
 #include "core/text.hpp"
@@ -131,6 +132,8 @@ void read_native(const sys::System& system, Facts& facts, DriverFacts& d) {
   const char* cuda_driver = facts.os.family == "windows" ? "nvcuda.dll" : "libcuda.so.1";
   if (const auto cuda = system.load(cuda_driver)) {
     d.libcuda = cuda->path;
+    if (facts.os.family == "linux" && cuda->path)
+      d.libcuda_file = sys::real_path(system, *cuda->path);
     d.cuinit_code = cuda->init_code;
   }
   if (const auto gpus = system.gpus()) facts.gpus = *gpus;
@@ -149,6 +152,58 @@ void read_wsl(const sys::System& system, const Facts& facts, DriverFacts& d) {
   // A Linux driver installed inside WSL2 puts its own libcuda where the loader finds it first.
   if (const auto cached = system.ld_cache_lookup("libcuda.so.1"); cached && !cached->empty()) {
     d.ld_cache_libcuda = cached->front();
+  }
+}
+
+// The kernel writes a space in a mount point as "\\040" (and tab, newline, backslash likewise).
+std::string unescape_octal(const std::string& raw) {
+  const auto is_octal = [](char c) { return c >= '0' && c <= '7'; };
+  std::string out;
+  for (size_t i = 0; i < raw.size(); ++i) {
+    if (raw[i] == '\\' && i + 3 < raw.size() && is_octal(raw[i + 1]) && is_octal(raw[i + 2]) &&
+        is_octal(raw[i + 3])) {
+      out += static_cast<char>(std::stoi(raw.substr(i + 1, 3), nullptr, 8));
+      i += 3;
+    } else {
+      out += raw[i];
+    }
+  }
+  return out;
+}
+
+// Whether the path, or a directory above it other than the root, is a mount point: a file of a
+// directory mounted from the host is the host's.
+bool is_mounted(const std::string& path, const std::set<std::string>& mounts) {
+  for (std::string at = path; at.size() > 1; at = paths::parent(at)) {
+    if (mounts.contains(at)) return true;
+  }
+  return false;
+}
+
+// Inside a container, a versioned driver library that is no mount came with the image: the
+// toolkit mounts each of the host's driver libraries as a file of its own.
+void find_image_libraries(const sys::System& system, const Facts& facts, DriverFacts& d) {
+  if (!facts.os.container) return;
+  const auto mountinfo = system.read_text("/proc/self/mountinfo");
+  if (!mountinfo) return;
+  std::set<std::string> mounts;
+  for (auto& point : mount_points(*mountinfo)) {
+    if (is_driver_mount(point)) mounts.insert(std::move(point));
+  }
+  std::set<std::string> seen;
+  for (const auto& dir : driver_library_dirs()) {
+    const std::string real_dir = sys::real_path(system, dir);
+    if (!seen.insert(real_dir).second || real_dir.find("/compat") != std::string::npos) continue;
+    const auto entries = system.list_dir(real_dir);
+    if (!entries) continue;
+    for (const auto& entry : *entries) {
+      if (entry.is_link || entry.kind != sys::FileKind::regular ||
+          !is_versioned_driver_library(entry.name)) {
+        continue;
+      }
+      const std::string path = paths::join(real_dir, entry.name);
+      if (!is_mounted(path, mounts)) d.image_libraries.push_back(path);
+    }
   }
 }
 
@@ -229,6 +284,50 @@ void identify_pci_gpus(const kb::Kb& kb, Facts& facts) {
 
 }  // namespace
 
+std::vector<std::string> mount_points(std::string_view mountinfo) {
+  std::vector<std::string> points;
+  for (const auto& line : text::split(mountinfo, '\n')) {
+    const auto fields = text::split(line, ' ');
+    if (fields.size() < 5 || fields[4].empty()) continue;
+    points.push_back(unescape_octal(fields[4]));
+  }
+  return points;
+}
+
+const std::vector<std::string>& driver_library_dirs() {
+  // Not /usr/local/cuda/compat: a CUDA forward-compatibility libcuda there belongs in the image.
+  static const std::vector<std::string> dirs = {"/usr/lib/x86_64-linux-gnu",
+                                                "/usr/lib/aarch64-linux-gnu",
+                                                "/usr/lib64",
+                                                "/usr/lib",
+                                                "/lib/x86_64-linux-gnu",
+                                                "/lib/aarch64-linux-gnu",
+                                                "/lib64",
+                                                "/usr/local/nvidia/lib64",
+                                                "/usr/local/nvidia/lib"};
+  return dirs;
+}
+
+bool is_driver_mount(std::string_view point) {
+  if (is_versioned_driver_library(point.substr(point.rfind('/') + 1))) return true;
+  return point.size() > 1 &&
+         std::any_of(driver_library_dirs().begin(), driver_library_dirs().end(),
+                     [&](const std::string& dir) {
+                       return dir == point || (dir.starts_with(point) && dir[point.size()] == '/');
+                     });
+}
+
+bool is_versioned_driver_library(std::string_view file) {
+  for (std::string_view stem : {"libcuda.so.", "libnvidia-ml.so."}) {
+    if (!file.starts_with(stem)) continue;
+    const auto parts = text::split(file.substr(stem.size()), '.');
+    return parts.size() >= 2 && std::all_of(parts.begin(), parts.end(), [](const std::string& p) {
+             return !p.empty() && text::is_digits(p);
+           });
+  }
+  return false;
+}
+
 std::optional<std::string> nvidia_driver_from_windows(std::string_view windows_version) {
   const auto parts = text::split(windows_version, '.');
   if (parts.size() != 4 || !std::all_of(parts.begin(), parts.end(), [](const std::string& p) {
@@ -269,8 +368,10 @@ void probe_gpu_driver(const sys::System& system, const kb::Kb& kb, Facts& facts)
   read_native(system, facts, d);
   complete_capabilities(kb, facts);
   read_wsl(system, facts, d);
+  find_image_libraries(system, facts, d);
   // Nothing known stays null rather than an object of unknowns.
-  if (kernel_known || d.installed || d.libcuda || !d.stub_libraries.empty() || d.wsl_libcuda) {
+  if (kernel_known || d.installed || d.libcuda || !d.stub_libraries.empty() || d.wsl_libcuda ||
+      !d.image_libraries.empty()) {
     facts.driver = d;
   }
   facts.hardware.nvidia_visible_devices = system.env("NVIDIA_VISIBLE_DEVICES");

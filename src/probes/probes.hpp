@@ -1,6 +1,7 @@
 #pragma once
 // Probes: one per fact family, each reading the machine only through the System door.
 // Adding a probe means adding its file and one line in probes.cpp.
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -30,6 +31,17 @@ void probe_gpu_driver(const sys::System& system, const kb::Kb& kb, Facts& facts)
 // (https://crrev.com/1241aea53e75dab24b82f20e705fd290c5d445ea, gpu_info_collector_win.cc). nullopt
 // for a version not of that form.
 std::optional<std::string> nvidia_driver_from_windows(std::string_view windows_version);
+// The mount points of a /proc/<pid>/mountinfo (its fifth field, octal escapes undone: "\040" is a
+// space), as the kernel lists them for the reading process's mount namespace.
+std::vector<std::string> mount_points(std::string_view mountinfo);
+// The driver's own versioned libraries, which the NVIDIA Container Toolkit mounts from the host
+// one file at a time: "libcuda.so.550.54.15", "libnvidia-ml.so.550.54.15"; not "libcuda.so.1".
+bool is_versioned_driver_library(std::string_view file);
+// The directories distributions and the NVIDIA Container Toolkit put the driver's libraries in.
+const std::vector<std::string>& driver_library_dirs();
+// The mounts the driver probe asks about: a versioned driver library, or one of the driver
+// library directories or a directory above one (a host directory mounted whole), not the root.
+bool is_driver_mount(std::string_view point);
 void probe_cuda_toolkits(const sys::System& system, const kb::Kb& kb, Facts& facts);
 void probe_cudnn(const sys::System& system, const kb::Kb& kb, Facts& facts);
 // Python environments, their packages and framework builds (python_probe.cpp); adds the CUDA and

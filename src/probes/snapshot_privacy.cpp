@@ -5,6 +5,7 @@
 
 #include "core/paths.hpp"
 #include "core/text.hpp"
+#include "probes/probes.hpp"
 #include "python/metadata.hpp"
 
 namespace gpuvet::probes {
@@ -84,6 +85,17 @@ void scrub_json(nlohmann::json& j, const PrivacyOptions& options) {
   }
 }
 
+// /proc/self/mountinfo: the driver probe asks only whether driver libraries are mounted; the other
+// lines name the user's volumes.
+std::string driver_mounts(const std::string& text) {
+  std::string out;
+  for (const auto& line : text::split(text, '\n')) {
+    const auto points = mount_points(line);
+    if (!points.empty() && is_driver_mount(points.front())) out += line + "\n";
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string keep_what_probes_read(const std::string& path, const std::string& text,
@@ -100,6 +112,7 @@ std::string keep_what_probes_read(const std::string& path, const std::string& te
     return core_metadata(text);
   }
   if (name == "pyvenv.cfg") return pyvenv_cfg(text);
+  if (name == "mountinfo" && path.starts_with("/proc/")) return driver_mounts(text);
   return text;
 }
 

@@ -163,5 +163,33 @@ TEST(OsProbe, WindowsMemoryIntegrityFromTheRegistry) {
   EXPECT_FALSE(empty.os.memory_integrity);
 }
 
+TEST(Mountinfo, MountPointsAreTheFifthFieldUnescaped) {
+  const auto points = mount_points(
+      "1190 1150 0:52 / / rw - overlay overlay rw\n"
+      "1200 1190 259:2 /home/a/b /workspace/my\\040data\\134x rw - ext4 /dev/sda1 rw\n"
+      "short line\n\n"
+      "1201 1190 259:2 /x /trailing\\04 rw - ext4 /dev/sda1 rw\n");
+  EXPECT_EQ(points, (std::vector<std::string>{"/", "/workspace/my data\\x", "/trailing\\04"}));
+}
+
+TEST(Mountinfo, DriverLibrariesAndTheirDirectoriesAreWhatTheProbeAsksAbout) {
+  EXPECT_TRUE(is_versioned_driver_library("libcuda.so.550.54.15"));
+  EXPECT_TRUE(is_versioned_driver_library("libnvidia-ml.so.535.104.05"));
+  EXPECT_TRUE(is_versioned_driver_library("libcuda.so.418.87"));
+  EXPECT_FALSE(is_versioned_driver_library("libcuda.so.1"));
+  EXPECT_FALSE(is_versioned_driver_library("libcuda.so"));
+  EXPECT_FALSE(is_versioned_driver_library("libcuda.so.550.54.15.bak"));
+  EXPECT_FALSE(is_versioned_driver_library("libcudart.so.12.4.127"));
+  EXPECT_FALSE(is_versioned_driver_library("libcuda.so..1"));
+  EXPECT_TRUE(is_driver_mount("/usr/lib/x86_64-linux-gnu/libcuda.so.550.54.15"));
+  EXPECT_TRUE(is_driver_mount("/usr/lib/x86_64-linux-gnu"));
+  EXPECT_TRUE(is_driver_mount("/usr"));
+  EXPECT_TRUE(is_driver_mount("/usr/local/nvidia"));
+  EXPECT_FALSE(is_driver_mount("/"));
+  EXPECT_FALSE(is_driver_mount("/us"));
+  EXPECT_FALSE(is_driver_mount("/usr/lib/x86_64-linux-gnu/libc.so.6"));
+  EXPECT_FALSE(is_driver_mount("/workspace"));
+}
+
 }  // namespace
 }  // namespace gpuvet::probes

@@ -105,6 +105,22 @@ TEST(CondaChannel, CredentialsAreNoPartOfTheName) {
   EXPECT_EQ(python::conda_channel(R"({"channel": "t/<redacted>/pytorch"})"), "pytorch");
 }
 
+TEST(PrivateSnapshot, MountinfoKeepsTheDriverMountsOnly) {
+  const std::string mountinfo =
+      "1190 1150 0:52 / / rw - overlay overlay rw,lowerdir=/var/lib/docker/overlay2/l/A\n"
+      "1200 1190 259:2 /home/alice/secret-project /workspace/secret\\040project rw - ext4 "
+      "/dev/nvme0n1p2 rw\n"
+      "1205 1190 259:2 /usr/lib/x86_64-linux-gnu/libcuda.so.550.54.15 "
+      "/usr/lib/x86_64-linux-gnu/libcuda.so.550.54.15 ro - ext4 /dev/nvme0n1p2 rw\n"
+      "1206 1190 259:2 /opt/drivers /usr/local/nvidia ro - ext4 /dev/nvme0n1p2 rw\n";
+  EXPECT_EQ(probes::keep_what_probes_read("/proc/self/mountinfo", mountinfo),
+            "1205 1190 259:2 /usr/lib/x86_64-linux-gnu/libcuda.so.550.54.15 "
+            "/usr/lib/x86_64-linux-gnu/libcuda.so.550.54.15 ro - ext4 /dev/nvme0n1p2 rw\n"
+            "1206 1190 259:2 /opt/drivers /usr/local/nvidia ro - ext4 /dev/nvme0n1p2 rw\n");
+  // A file of that name elsewhere is no mount table.
+  EXPECT_EQ(probes::keep_what_probes_read("/home/alice/mountinfo", mountinfo), mountinfo);
+}
+
 TEST(PrivateSnapshot, KeepsOnlyWhatTheProbesRead) {
   sys::Snapshot s = testing::windows_snapshot(
       {{"env",
