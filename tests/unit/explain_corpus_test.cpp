@@ -230,17 +230,19 @@ TEST(ExplainCorpus, AccuracyOnDevAndHeldOut) {
   // from here each dev case is scored by what was learnt from the other four fifths of the dev
   // threads (it was: the index without its own thread). Round twenty-one's last 16 cases
   // (TensorFlow, CuPy, bitsandbytes, NCCL, Ollama: 5 of their 7 held-out right blind):
-  // 81.8%/91.6% and 73.1%/85.8%.
+  // 81.8%/91.6% and 73.1%/85.8%. Round twenty-two (37 cases: busy devices, extensions,
+  // shadowed copies, CUDA/cuDNN versions, no GPU, CPU-only builds: 5 of its 13 held-out right
+  // blind, 11 in the top three): 81.3%/91.4% and 72.5%/85.8%.
   EXPECT_GE(scores["dev"].share(scores["dev"].top1), 0.81) << misses;
   EXPECT_GE(scores["dev"].share(scores["dev"].top3), 0.91);
   EXPECT_GE(scores["heldout"].share(scores["heldout"].top1), 0.72);
   EXPECT_GE(scores["heldout"].share(scores["heldout"].top3), 0.85);
   // A share falls when hard cases join; the count of cases right never may: a signature change
   // that loses a case that passed fails here even when new cases hide it in the share.
-  EXPECT_GE(scores["dev"].top1, 1224u) << misses;
-  EXPECT_GE(scores["dev"].top3, 1370u);
-  EXPECT_GE(scores["heldout"].top1, 536u);
-  EXPECT_GE(scores["heldout"].top3, 629u);
+  EXPECT_GE(scores["dev"].top1, 1236u) << misses;
+  EXPECT_GE(scores["dev"].top3, 1390u);
+  EXPECT_GE(scores["heldout"].top1, 541u);
+  EXPECT_GE(scores["heldout"].top3, 640u);
 }
 
 // What a log does not say is left out of its explanation, not written as "unknown" (the version
