@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <map>
 #include <nlohmann/json.hpp>
 
 #include "cli_support.hpp"
@@ -405,6 +406,32 @@ TEST(CliDriver, AWorkingDriverGivesTheGpuFacts) {
     EXPECT_NE(f["id"], "gpu.none") << "the driver sees a GPU";
     EXPECT_NE(f["id"], "driver.missing");
   }
+}
+
+// CUDA's answers join NVML's GPU of the same UUID: the fake NVML and the fake CUDA driver name
+// one GPU, GPU-00000000-1111-2222-3333-444444444444, in their own spellings.
+TEST(CliDriver, AGpuWithoutMemoryPoolsIsMatchedByUuidAndNamed) {
+  const auto findings_of = [](const nlohmann::json& doc) {
+    std::map<std::string, std::string> out;
+    for (const auto& f : doc["findings"])
+      out[f["id"]] = f["severity"];
+    return out;
+  };
+  const auto working = nlohmann::json::parse(gpuvet("check --json", fake_driver("working")).out);
+  EXPECT_EQ(working["facts"]["gpus"][0]["memory_pools"], true);
+  EXPECT_FALSE(findings_of(working).contains("device.async_allocator_unsupported"));
+
+  const auto none = nlohmann::json::parse(gpuvet("check --json", fake_driver("nopools")).out);
+  ASSERT_EQ(none["facts"]["gpus"].size(), 1u) << "one GPU, not one per API";
+  EXPECT_EQ(none["facts"]["gpus"][0]["name"], "NVIDIA GeForce RTX 3060") << "NVML's list stays";
+  EXPECT_EQ(none["facts"]["gpus"][0]["memory_pools"], false);
+  EXPECT_EQ(findings_of(none)["device.async_allocator_unsupported"], "warning");
+
+  const auto asked = nlohmann::json::parse(
+      gpuvet("check --json",
+             fake_driver("nopools") + " PYTORCH_CUDA_ALLOC_CONF=backend:cudaMallocAsync")
+          .out);
+  EXPECT_EQ(findings_of(asked)["device.async_allocator_unsupported"], "error");
 }
 
 TEST(CliDriver, ACrashingOrHangingDriverNeverTakesGpuvetDown) {

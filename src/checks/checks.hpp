@@ -69,6 +69,7 @@ Result<bool> check_long_paths(const CheckContext& context, std::vector<Finding>&
 Result<bool> check_gpu_and_driver(const CheckContext& context, std::vector<Finding>& findings);
 Result<bool> check_image_driver_libraries(const CheckContext& context,
                                           std::vector<Finding>& findings);
+Result<bool> check_memory_pools(const CheckContext& context, std::vector<Finding>& findings);
 Result<bool> check_gpu_health(const CheckContext& context, std::vector<Finding>& findings);
 Result<bool> check_mig_devices(const CheckContext& context, std::vector<Finding>& findings);
 Result<bool> check_shadowed_copies(const CheckContext& context, std::vector<Finding>& findings);

@@ -280,6 +280,46 @@ Result<bool> check_gpu_health(const CheckContext& context, std::vector<Finding>&
   return true;
 }
 
+// An environment variable that makes PyTorch or TensorFlow allocate with cudaMallocAsync, as
+// "NAME=value"; empty when none does.
+std::string async_allocator_variable(const Facts& f) {
+  for (const char* name : {"PYTORCH_CUDA_ALLOC_CONF", "PYTORCH_ALLOC_CONF"}) {
+    const auto it = f.env.variables.find(name);
+    if (it != f.env.variables.end() && it->second.find("cudaMallocAsync") != std::string::npos)
+      return it->first + "=" + it->second;
+  }
+  const auto tf = f.env.variables.find("TF_GPU_ALLOCATOR");
+  if (tf != f.env.variables.end() && tf->second == "cuda_malloc_async")
+    return tf->first + "=" + tf->second;
+  return "";
+}
+
+Result<bool> check_memory_pools(const CheckContext& context, std::vector<Finding>& findings) {
+  const Facts& f = context.facts();
+  std::vector<std::string> evidence;
+  for (const auto& gpu : f.gpus) {
+    if (gpu.memory_pools.value_or(true)) continue;
+    evidence.push_back(
+        context.text("device.async_allocator_unsupported.gpu",
+                     {{"index", std::to_string(gpu.index)}, {"name", gpu.name.value_or("?")}}));
+  }
+  if (evidence.empty()) return true;
+  // Asked for by this environment, every allocation fails; otherwise only programs that choose
+  // the allocator themselves (ComfyUI, Fooocus) do.
+  const std::string variable = async_allocator_variable(f);
+  auto finding = context.finding(
+      "device.async_allocator_unsupported", variable.empty() ? Severity::warning : Severity::error,
+      variable.empty() ? "device.async_allocator_unsupported.title"
+                       : "device.async_allocator_unsupported.asked.title",
+      {{"variable", variable}});
+  if (!finding) return finding.error();
+  finding->evidence = evidence;
+  finding->fix.push_back(context.text("device.async_allocator_unsupported.fix.off"));
+  finding->fix.push_back(context.text("device.async_allocator_unsupported.fix.driver"));
+  findings.push_back(std::move(*finding));
+  return true;
+}
+
 Result<bool> check_image_driver_libraries(const CheckContext& context,
                                           std::vector<Finding>& findings) {
   const Facts& f = context.facts();

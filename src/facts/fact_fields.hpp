@@ -90,7 +90,8 @@ struct JsonFields<GpuFact> {
       json_field("mig_mode", &T::mig_mode),
       json_field("ecc_uncorrected", &T::ecc_uncorrected).within(0, 1LL << 50),
       json_field("row_remap_pending", &T::row_remap_pending),
-      json_field("row_remap_failure", &T::row_remap_failure));
+      json_field("row_remap_failure", &T::row_remap_failure),
+      json_field("memory_pools", &T::memory_pools));
 };
 
 template <>

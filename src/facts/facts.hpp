@@ -121,6 +121,10 @@ struct GpuFact {
   std::optional<std::int64_t> ecc_uncorrected;
   std::optional<bool> row_remap_pending;
   std::optional<bool> row_remap_failure;
+  // The CUDA driver's CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED: whether cudaMallocAsync and
+  // its memory pools work on this device (not on some virtual GPUs and older drivers); null
+  // when CUDA was not asked or the device was not matched by UUID.
+  std::optional<bool> memory_pools;
   bool operator==(const GpuFact&) const = default;
 };
 

@@ -60,6 +60,7 @@ using CUresultCode = int;
   X(cuDeviceGet, CUresultCode, (int*, int), true)                \
   X(cuDeviceGetName, CUresultCode, (char*, int, int), false)     \
   X(cuDeviceGetAttribute, CUresultCode, (int*, int, int), false) \
+  X(cuDeviceGetUuid, CUresultCode, (unsigned char*, int), false) \
   X(cuDeviceTotalMem_v2, CUresultCode, (std::size_t*, int), false)
 
 // What verify and bench call beyond the query: contexts, memory, events, modules, launches.
@@ -169,6 +170,11 @@ inline constexpr int kCuErrorNoDevice = 100;
 // cuda.h: CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR / _MINOR.
 inline constexpr int kCuAttributeComputeCapabilityMajor = 75;
 inline constexpr int kCuAttributeComputeCapabilityMinor = 76;
+// cuda.h: CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED (cuMemAllocAsync and the cuMemPool APIs).
+inline constexpr int kCuAttributeMemoryPoolsSupported = 115;
+// cuda.h: CUuuid is 16 bytes, the same UUID NVML prints as
+// GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx.
+inline constexpr int kCuUuidBytes = 16;
 // nvml.h: NVML_SUCCESS, buffer sizes.
 inline constexpr nvmlReturn kNvmlSuccess = 0;
 inline constexpr unsigned kNvmlStringBuffer = 96;

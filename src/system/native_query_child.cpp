@@ -222,9 +222,32 @@ void query_nvml(sys::Snapshot& out, DriverReport& report) {
   api.nvmlShutdown();
 }
 
+// As NVML spells a GPU's UUID, so that the two APIs' devices can be matched.
+std::optional<std::string> cuda_uuid(const CudaApi& api, int device) {
+  unsigned char bytes[kCuUuidBytes] = {};
+  if (!api.cuDeviceGetUuid || api.cuDeviceGetUuid(bytes, device) != 0) return std::nullopt;
+  std::string text = "GPU-";
+  for (int i = 0; i < kCuUuidBytes; ++i) {
+    if (i == 4 || i == 6 || i == 8 || i == 10) text += '-';
+    text += fmt::format("{:02x}", bytes[i]);
+  }
+  return text;
+}
+
+std::optional<bool> memory_pools(const CudaApi& api, int device) {
+  int supported = 0;
+  if (!api.cuDeviceGetAttribute ||
+      api.cuDeviceGetAttribute(&supported, kCuAttributeMemoryPoolsSupported, device) != 0) {
+    return std::nullopt;
+  }
+  return supported != 0;
+}
+
 GpuAnswer cuda_gpu(const CudaApi& api, int ordinal, int device) {
   GpuAnswer gpu;
   gpu.index = ordinal;
+  gpu.uuid = cuda_uuid(api, device);
+  gpu.memory_pools = memory_pools(api, device);
   char name[256] = {};
   if (api.cuDeviceGetName && api.cuDeviceGetName(name, sizeof name, device) == 0) {
     gpu.name = c_string(name, sizeof name);
@@ -275,11 +298,22 @@ void query_cuda(sys::Snapshot& out, DriverReport& report) {
   report.driver.installed = true;
   int count = 0;
   stage("cuDeviceGetCount");
-  if (api.cuDeviceGetCount(&count) != 0 || !report.gpus.empty()) return;
+  if (api.cuDeviceGetCount(&count) != 0) return;
+  // NVML's list stays the list (CUDA orders devices fastest first, NVML by PCI bus); CUDA adds
+  // what only it answers to the GPU of the same UUID.
+  const bool listed_by_nvml = !report.gpus.empty();
   for (int i = 0; i < count && i < 4096; ++i) {
     int device = 0;
     stage(fmt::format("cuDeviceGet {}", i));
-    if (api.cuDeviceGet(&device, i) == 0) report.gpus.push_back(cuda_gpu(api, i, device));
+    if (api.cuDeviceGet(&device, i) != 0) continue;
+    if (!listed_by_nvml) {
+      report.gpus.push_back(cuda_gpu(api, i, device));
+      continue;
+    }
+    const auto uuid = cuda_uuid(api, device);
+    const auto same = std::find_if(report.gpus.begin(), report.gpus.end(),
+                                   [&](const GpuAnswer& g) { return uuid && g.uuid == uuid; });
+    if (same != report.gpus.end()) same->memory_pools = memory_pools(api, device);
   }
 }
 

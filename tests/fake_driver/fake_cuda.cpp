@@ -50,6 +50,17 @@ int cuDeviceGetName(char* name, int length, int) {
 
 int cuDeviceGetAttribute(int* value, int attribute, int) {
   *value = attribute == 75 ? 8 : attribute == 76 ? 6 : 0;  // compute capability 8.6
+#if !defined(FAKE_NOPOOLS)
+  if (attribute == 115) *value = 1;  // CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED
+#endif
+  return 0;
+}
+
+// The fake NVML's GPU-00000000-1111-2222-3333-444444444444.
+int cuDeviceGetUuid(unsigned char* uuid, int) {
+  const unsigned char bytes[16] = {0x00, 0x00, 0x00, 0x00, 0x11, 0x11, 0x22, 0x22,
+                                   0x33, 0x33, 0x44, 0x44, 0x44, 0x44, 0x44, 0x44};
+  std::memcpy(uuid, bytes, sizeof bytes);
   return 0;
 }
 
