@@ -232,17 +232,22 @@ TEST(ExplainCorpus, AccuracyOnDevAndHeldOut) {
   // (TensorFlow, CuPy, bitsandbytes, NCCL, Ollama: 5 of their 7 held-out right blind):
   // 81.8%/91.6% and 73.1%/85.8%. Round twenty-two (37 cases: busy devices, extensions,
   // shadowed copies, CUDA/cuDNN versions, no GPU, CPU-only builds: 5 of its 13 held-out right
-  // blind, 11 in the top three): 81.3%/91.4% and 72.5%/85.8%.
+  // blind, 11 in the top three): 81.3%/91.4% and 72.5%/85.8%. Round twenty-three (29 cases:
+  // bitsandbytes, JAX's CUDA component checks, PTX toolchains, ONNX Runtime's CUDA provider; 3
+  // of its 7 scored held-out right blind, 5 after) with signatures from JAX's and bitsandbytes' own
+  // sources and ONNX Runtime's provider failures named by the dev threads' majority (another CUDA
+  // major): 81.1%/91.2% and 73.7%/86.9%; lost 4 dev and 1 held-out first places (ONNX Runtime
+  // threads that were cuDNN's) and 2 held-out top threes (neighbours moved).
   EXPECT_GE(scores["dev"].share(scores["dev"].top1), 0.81) << misses;
   EXPECT_GE(scores["dev"].share(scores["dev"].top3), 0.91);
   EXPECT_GE(scores["heldout"].share(scores["heldout"].top1), 0.72);
   EXPECT_GE(scores["heldout"].share(scores["heldout"].top3), 0.85);
   // A share falls when hard cases join; the count of cases right never may: a signature change
   // that loses a case that passed fails here even when new cases hide it in the share.
-  EXPECT_GE(scores["dev"].top1, 1236u) << misses;
-  EXPECT_GE(scores["dev"].top3, 1390u);
-  EXPECT_GE(scores["heldout"].top1, 541u);
-  EXPECT_GE(scores["heldout"].top3, 640u);
+  EXPECT_GE(scores["dev"].top1, 1249u) << misses;
+  EXPECT_GE(scores["dev"].top3, 1406u);
+  EXPECT_GE(scores["heldout"].top1, 555u);
+  EXPECT_GE(scores["heldout"].top3, 654u);
 }
 
 // What a log does not say is left out of its explanation, not written as "unknown" (the version
