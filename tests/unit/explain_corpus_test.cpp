@@ -245,17 +245,19 @@ TEST(ExplainCorpus, AccuracyOnDevAndHeldOut) {
   // floor is 80 % from here. CUDA error 804 (forward compatibility on a GPU without it) naming a
   // host driver older than the image's CUDA first, and a CUDA-built DLL's missing dependencies
   // naming the CUDA runtime, as most dev threads resolved them: 81.2 %/91.1 % and 73.8 %/86.9 %
-  // (3 held-out 804 threads gained; 2 dev threads that were a driver/library mismatch lost).
+  // (3 held-out 804 threads gained; 2 dev threads that were a driver/library mismatch lost). Round
+  // twenty-five (24 cases: TensorRT and vLLM, NCCL and torch.distributed, Chinese threads; all 9
+  // held-out right blind): 81.1 %/91.1 % and 74.1 %/87.1 %.
   EXPECT_GE(scores["dev"].share(scores["dev"].top1), 0.80) << misses;
   EXPECT_GE(scores["dev"].share(scores["dev"].top3), 0.91);
   EXPECT_GE(scores["heldout"].share(scores["heldout"].top1), 0.72);
   EXPECT_GE(scores["heldout"].share(scores["heldout"].top3), 0.85);
   // A share falls when hard cases join; the count of cases right never may: a signature change
   // that loses a case that passed fails here even when new cases hide it in the share.
-  EXPECT_GE(scores["dev"].top1, 1262u) << misses;
-  EXPECT_GE(scores["dev"].top3, 1417u);
-  EXPECT_GE(scores["heldout"].top1, 564u);
-  EXPECT_GE(scores["heldout"].top3, 664u);
+  EXPECT_GE(scores["dev"].top1, 1274u) << misses;
+  EXPECT_GE(scores["dev"].top3, 1431u);
+  EXPECT_GE(scores["heldout"].top1, 573u);
+  EXPECT_GE(scores["heldout"].top3, 673u);
 }
 
 // What a log does not say is left out of its explanation, not written as "unknown" (the version
