@@ -360,10 +360,10 @@ Result<bool> check_gpu_and_driver(const CheckContext& context, std::vector<Findi
   const Facts& f = context.facts();
   if (f.os.family == "windows") return check_windows(context, findings);
   if (f.os.family != "linux") return true;
-  // Inside a container that carries its own driver libraries, they are why the versions differ:
-  // check_image_driver_libraries says so.
-  if (library_mismatch(f) && !f.driver->image_libraries.empty()) return true;
   if (library_mismatch(f)) {
+    // Inside a container that carries its own driver libraries, they are why the versions
+    // differ: check_image_driver_libraries says so.
+    if (!f.driver->image_libraries.empty()) return true;
     std::vector<std::string> evidence;
     if (f.driver->kernel_module_version) {
       evidence.push_back(context.text("driver.library_mismatch.module",

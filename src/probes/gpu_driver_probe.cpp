@@ -193,7 +193,7 @@ void find_image_libraries(const sys::System& system, const Facts& facts, DriverF
   std::set<std::string> seen;
   for (const auto& dir : driver_library_dirs()) {
     const std::string real_dir = sys::real_path(system, dir);
-    if (!seen.insert(real_dir).second || real_dir.find("/compat") != std::string::npos) continue;
+    if (!seen.insert(real_dir).second) continue;
     const auto entries = system.list_dir(real_dir);
     if (!entries) continue;
     for (const auto& entry : *entries) {
