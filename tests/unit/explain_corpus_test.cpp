@@ -247,17 +247,23 @@ TEST(ExplainCorpus, AccuracyOnDevAndHeldOut) {
   // naming the CUDA runtime, as most dev threads resolved them: 81.2 %/91.1 % and 73.8 %/86.9 %
   // (3 held-out 804 threads gained; 2 dev threads that were a driver/library mismatch lost). Round
   // twenty-five (24 cases: TensorRT and vLLM, NCCL and torch.distributed, Chinese threads; all 9
-  // held-out right blind): 81.1 %/91.1 % and 74.1 %/87.1 %.
+  // held-out right blind): 81.1 %/91.1 % and 74.1 %/87.1 %. Round twenty-six (31 cases: a log
+  // level hiding the error, a Linux driver in WSL, Chinese repositories, TensorRT's DLLs,
+  // FlashAttention, rare causes; 7 of its 12 held-out right blind): 81.0 %/90.9 % and
+  // 74.1 %/87.1 %; with signatures for flash-attention 1.x's bare compute-capability check, ONNX
+  // Runtime's TensorRT provider DLL, an engine TensorRT would not deserialize, distutils' nvcc
+  // and xFormers built without CUDA (its "No operator found" now a symptom, whose reasons name
+  // the cause): 81.3 %/91.2 % and 74.3 %/87.1 %.
   EXPECT_GE(scores["dev"].share(scores["dev"].top1), 0.80) << misses;
   EXPECT_GE(scores["dev"].share(scores["dev"].top3), 0.91);
   EXPECT_GE(scores["heldout"].share(scores["heldout"].top1), 0.72);
   EXPECT_GE(scores["heldout"].share(scores["heldout"].top3), 0.85);
   // A share falls when hard cases join; the count of cases right never may: a signature change
   // that loses a case that passed fails here even when new cases hide it in the share.
-  EXPECT_GE(scores["dev"].top1, 1274u) << misses;
-  EXPECT_GE(scores["dev"].top3, 1431u);
-  EXPECT_GE(scores["heldout"].top1, 573u);
-  EXPECT_GE(scores["heldout"].top3, 673u);
+  EXPECT_GE(scores["dev"].top1, 1291u) << misses;
+  EXPECT_GE(scores["dev"].top3, 1448u);
+  EXPECT_GE(scores["heldout"].top1, 583u);
+  EXPECT_GE(scores["heldout"].top3, 684u);
 }
 
 // What a log does not say is left out of its explanation, not written as "unknown" (the version
