@@ -253,17 +253,21 @@ TEST(ExplainCorpus, AccuracyOnDevAndHeldOut) {
   // 74.1 %/87.1 %; with signatures for flash-attention 1.x's bare compute-capability check, ONNX
   // Runtime's TensorRT provider DLL, an engine TensorRT would not deserialize, distutils' nvcc
   // and xFormers built without CUDA (its "No operator found" now a symptom, whose reasons name
-  // the cause): 81.3 %/91.2 % and 74.3 %/87.1 %.
+  // the cause): 81.3 %/91.2 % and 74.3 %/87.1 %. CUDA's stub driver (error 34), cuDNN naming a
+  // cuBLAS DLL it could not locate, Paddle's NCCL: 81.5 %/91.4 % and 74.4 %/87.3 %. Every
+  // signature's `also` ordered by what its dev threads resolved to (order_also.py; the column's
+  // meaning, kept by hand until now): top-3 92.6 % and 88.4 % (9 held-out top threes gained, no
+  // first place changed). Top-3 floors 0.92 and 0.88 from here.
   EXPECT_GE(scores["dev"].share(scores["dev"].top1), 0.80) << misses;
-  EXPECT_GE(scores["dev"].share(scores["dev"].top3), 0.91);
+  EXPECT_GE(scores["dev"].share(scores["dev"].top3), 0.92);
   EXPECT_GE(scores["heldout"].share(scores["heldout"].top1), 0.72);
-  EXPECT_GE(scores["heldout"].share(scores["heldout"].top3), 0.85);
+  EXPECT_GE(scores["heldout"].share(scores["heldout"].top3), 0.88);
   // A share falls when hard cases join; the count of cases right never may: a signature change
   // that loses a case that passed fails here even when new cases hide it in the share.
-  EXPECT_GE(scores["dev"].top1, 1291u) << misses;
-  EXPECT_GE(scores["dev"].top3, 1448u);
-  EXPECT_GE(scores["heldout"].top1, 583u);
-  EXPECT_GE(scores["heldout"].top3, 684u);
+  EXPECT_GE(scores["dev"].top1, 1294u) << misses;
+  EXPECT_GE(scores["dev"].top3, 1470u);
+  EXPECT_GE(scores["heldout"].top1, 584u);
+  EXPECT_GE(scores["heldout"].top3, 694u);
 }
 
 // What a log does not say is left out of its explanation, not written as "unknown" (the version
