@@ -257,17 +257,23 @@ TEST(ExplainCorpus, AccuracyOnDevAndHeldOut) {
   // cuBLAS DLL it could not locate, Paddle's NCCL: 81.5 %/91.4 % and 74.4 %/87.3 %. Every
   // signature's `also` ordered by what its dev threads resolved to (order_also.py; the column's
   // meaning, kept by hand until now): top-3 92.6 % and 88.4 % (9 held-out top threes gained, no
-  // first place changed). Top-3 floors 0.92 and 0.88 from here.
+  // first place changed). Top-3 floors 0.92 and 0.88 from here. Round twenty-seven (80 cases:
+  // compiled extensions, Triton and DeepSpeed, GBDT/RAPIDS/OpenCV and older frameworks, recent
+  // TensorFlow/JAX/PyTorch, Chinese threads; 13 of its 21 scored held-out right blind, 17 in the
+  // top three): 80.5 %/92.0 % and 74.3 %/88.2 %; with signatures for PyTorch's own libraries
+  // missing (libc10_cuda: a CPU-only build; libtorch_cpu: an extension for a newer PyTorch), a
+  // CUDA extension module never built, AutoGPTQ's kernels not loading, a PTX feature a newer GPU
+  // has, and TensorFlow/LLVM naming a GPU newer than the build: 80.9 %/92.4 % and 74.3 %/88.2 %.
   EXPECT_GE(scores["dev"].share(scores["dev"].top1), 0.80) << misses;
   EXPECT_GE(scores["dev"].share(scores["dev"].top3), 0.92);
   EXPECT_GE(scores["heldout"].share(scores["heldout"].top1), 0.72);
   EXPECT_GE(scores["heldout"].share(scores["heldout"].top3), 0.88);
   // A share falls when hard cases join; the count of cases right never may: a signature change
   // that loses a case that passed fails here even when new cases hide it in the share.
-  EXPECT_GE(scores["dev"].top1, 1294u) << misses;
-  EXPECT_GE(scores["dev"].top3, 1470u);
-  EXPECT_GE(scores["heldout"].top1, 584u);
-  EXPECT_GE(scores["heldout"].top3, 694u);
+  EXPECT_GE(scores["dev"].top1, 1326u) << misses;
+  EXPECT_GE(scores["dev"].top3, 1514u);
+  EXPECT_GE(scores["heldout"].top1, 599u);
+  EXPECT_GE(scores["heldout"].top3, 711u);
 }
 
 // What a log does not say is left out of its explanation, not written as "unknown" (the version
