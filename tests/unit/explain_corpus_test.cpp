@@ -264,14 +264,16 @@ TEST(ExplainCorpus, AccuracyOnDevAndHeldOut) {
   // missing (libc10_cuda: a CPU-only build; libtorch_cpu: an extension for a newer PyTorch), a
   // CUDA extension module never built, AutoGPTQ's kernels not loading, a PTX feature a newer GPU
   // has, and TensorFlow/LLVM naming a GPU newer than the build: 80.9 %/92.4 % and 74.3 %/88.2 %.
+  // bitsandbytes' "CUDA Setup failed despite GPU being available" naming native Windows first,
+  // as its dev threads resolved (2 of 3; a Linux log ranks it after what fits Linux): 81.0 %.
   EXPECT_GE(scores["dev"].share(scores["dev"].top1), 0.80) << misses;
   EXPECT_GE(scores["dev"].share(scores["dev"].top3), 0.92);
   EXPECT_GE(scores["heldout"].share(scores["heldout"].top1), 0.72);
   EXPECT_GE(scores["heldout"].share(scores["heldout"].top3), 0.88);
   // A share falls when hard cases join; the count of cases right never may: a signature change
   // that loses a case that passed fails here even when new cases hide it in the share.
-  EXPECT_GE(scores["dev"].top1, 1326u) << misses;
-  EXPECT_GE(scores["dev"].top3, 1514u);
+  EXPECT_GE(scores["dev"].top1, 1327u) << misses;
+  EXPECT_GE(scores["dev"].top3, 1515u);
   EXPECT_GE(scores["heldout"].top1, 599u);
   EXPECT_GE(scores["heldout"].top3, 711u);
 }
