@@ -266,14 +266,16 @@ TEST(ExplainCorpus, AccuracyOnDevAndHeldOut) {
   // has, and TensorFlow/LLVM naming a GPU newer than the build: 80.9 %/92.4 % and 74.3 %/88.2 %.
   // bitsandbytes' "CUDA Setup failed despite GPU being available" naming native Windows first,
   // as its dev threads resolved (2 of 3; a Linux log ranks it after what fits Linux): 81.0 %.
+  // conda's CPU builds by their build string (cpu_ in jaxlib/pytorch/tensorflow, cpuonly,
+  // pytorch-mutex, _pytorch_select cpu_0): 81.1 %/92.6 %.
   EXPECT_GE(scores["dev"].share(scores["dev"].top1), 0.80) << misses;
   EXPECT_GE(scores["dev"].share(scores["dev"].top3), 0.92);
   EXPECT_GE(scores["heldout"].share(scores["heldout"].top1), 0.72);
   EXPECT_GE(scores["heldout"].share(scores["heldout"].top3), 0.88);
   // A share falls when hard cases join; the count of cases right never may: a signature change
   // that loses a case that passed fails here even when new cases hide it in the share.
-  EXPECT_GE(scores["dev"].top1, 1327u) << misses;
-  EXPECT_GE(scores["dev"].top3, 1515u);
+  EXPECT_GE(scores["dev"].top1, 1329u) << misses;
+  EXPECT_GE(scores["dev"].top3, 1517u);
   EXPECT_GE(scores["heldout"].top1, 599u);
   EXPECT_GE(scores["heldout"].top3, 711u);
 }

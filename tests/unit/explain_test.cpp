@@ -208,6 +208,18 @@ TEST(ExplainCpuBuilds, APlusCpuVersionIsACpuOnlyBuild) {
     ASSERT_FALSE(causes.empty()) << line;
     EXPECT_EQ(causes[0].id, "framework.cpu_only_build") << line;
   }
+  // conda says it in the build string: conda-forge's cpu_ builds, the pytorch channel's cpuonly.
+  for (const char* line :
+       {"  jaxlib             conda-forge/linux-64::jaxlib-0.4.4-cpu_py311h7146453_1",
+        "pytorch                   1.13.1              py3.9_cpu_0    pytorch",
+        "_pytorch_select           0.1                       cpu_0",
+        "cpuonly                   2.0                           0    pytorch"}) {
+    const auto causes = explain_by_signatures(std::string(line) + "\n");
+    ASSERT_FALSE(causes.empty()) << line;
+    EXPECT_EQ(causes[0].id, "framework.cpu_only_build") << line;
+  }
+  EXPECT_TRUE(
+      explain_by_signatures("pytorch   1.13.1   py3.9_cuda11.7_cudnn8.5.0_0   pytorch\n").empty());
   EXPECT_TRUE(explain_by_signatures("torch 2.1.0+cu121\n").empty());
   EXPECT_TRUE(explain_by_signatures("gcc version 12.2.0+cpufreq\n").empty());
   // The TensorFlow guide's own check, printed by a TensorFlow past its last Windows GPU release.
