@@ -162,9 +162,10 @@ TEST(ExplainWindowsLanguages, TheLoaderDialogNamesTheMissingDll) {
        "msvc.runtime_missing"},
       {"ollama_llama_server.exe - 系统错误：由于找不到VCRUNTIME140_1.dll，无法继续执行代码。",
        "msvc.runtime_missing"},
+      // A program's own CUDA DLL missing: most threads had no CUDA runtime beside the program.
       {"The code execution cannot proceed because cublas64_11.dll was not found.",
-       "cuda.version_mismatch"},
-      {"由于找不到 cudart64_110.dll，无法继续执行代码。", "cuda.version_mismatch"},
+       "cuda.runtime_missing"},
+      {"由于找不到 cudart64_110.dll，无法继续执行代码。", "cuda.runtime_missing"},
       {"The code execution cannot proceed because cudnn64_8.dll was not found.", "cudnn.missing"},
       {"The code execution cannot proceed because zlibwapi.dll was not found.",
        "cudnn.zlibwapi_missing"},
