@@ -110,6 +110,37 @@ void apply_log_platform(std::vector<Cause>& causes, const kb::Kb& kb, const std:
   }
 }
 
+// A log from a platform CUDA does not run on (data/platform_without_cuda.csv: macOS since CUDA
+// 10.2) that names a CPU-only build or a missing GPU: that platform has no NVIDIA GPU to use, and
+// the causes its lines name follow from it (fixing the build would not make CUDA run there).
+void apply_platform_without_cuda(std::vector<Cause>& causes, const kb::Kb& kb,
+                                 const std::string& platform) {
+  if (platform.empty()) return;
+  auto rows = kb::rows_where(kb, "platform_without_cuda", "platform", platform);
+  if (!rows || rows->empty()) return;
+  const kb::Row& row = rows->front();
+  const auto instead_of = text::split(row.get("instead_of"), '|');
+  const auto explained = [&](const Cause& c) {
+    return !c.alternative &&
+           std::find(instead_of.begin(), instead_of.end(), c.id) != instead_of.end();
+  };
+  const auto first = std::find_if(causes.begin(), causes.end(), explained);
+  if (first == causes.end()) return;
+  Cause limit;
+  limit.id = "gpu.none";
+  limit.confidence = 0.9;
+  limit.symptom_only = false;
+  limit.first_line = first->first_line;
+  limit.evidence = first->evidence;
+  limit.captures = {{"until", row.get("last_cuda")}};
+  limit.signatures = {"without_cuda_on_" + platform};
+  for (auto& c : causes) {
+    if (explained(c)) c.alternative = true;
+  }
+  std::erase_if(causes, [&](const Cause& c) { return c.id == limit.id; });
+  causes.push_back(std::move(limit));
+}
+
 // A framework newer than its last release with GPU support on native Windows
 // (data/framework_platform_limits.csv), printed in a Windows log that found no GPU: that limit is
 // the cause, the CPU-only build its consequence.
@@ -678,6 +709,7 @@ std::vector<Cause> reason(std::vector<Cause> causes, const kb::Kb& kb, const kb:
   name_builds_listed_together(causes, kb, log);
   apply_log_platform(causes, kb, platform);
   apply_log_platform(similar, kb, platform);
+  apply_platform_without_cuda(causes, kb, platform);
   for (auto& c : similar) {
     const bool named = std::any_of(causes.begin(), causes.end(),
                                    [&](const Cause& other) { return other.id == c.id; });

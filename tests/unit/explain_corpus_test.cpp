@@ -275,14 +275,15 @@ TEST(ExplainCorpus, AccuracyOnDevAndHeldOut) {
   // architecture, conda's __cuda conflict, conda's package plan naming a CPU build,
   // nvidia-container-cli's ldcache error), a program's missing CUDA DLL naming the CUDA runtime
   // first (3 of its 4 dev threads; 1 held-out thread lost), `also` reordered again:
-  // 81.1 %/92.5 % and 73.9 %/87.8 %.
+  // 81.1 %/92.5 % and 73.9 %/87.8 %. A macOS log (now also by its /Users/<name> paths) that
+  // names a CPU-only build or no GPU is CUDA's absence on macOS (gpu.none): 81.2 %.
   EXPECT_GE(scores["dev"].share(scores["dev"].top1), 0.80) << misses;
   EXPECT_GE(scores["dev"].share(scores["dev"].top3), 0.92);
   EXPECT_GE(scores["heldout"].share(scores["heldout"].top1), 0.72);
   EXPECT_GE(scores["heldout"].share(scores["heldout"].top3), 0.87);
   // A share falls when hard cases join; the count of cases right never may: a signature change
   // that loses a case that passed fails here even when new cases hide it in the share.
-  EXPECT_GE(scores["dev"].top1, 1357u) << misses;
+  EXPECT_GE(scores["dev"].top1, 1359u) << misses;
   EXPECT_GE(scores["dev"].top3, 1547u);
   EXPECT_GE(scores["heldout"].top1, 610u);
   EXPECT_GE(scores["heldout"].top3, 724u);

@@ -724,6 +724,10 @@ TEST(LogFacts, ThePlatformComesFromPathsAndLibraries) {
   EXPECT_EQ(platform_of("RuntimeError: CUDA out of memory.\n"), "");
   // Paths of two platforms: unknown, never a guess.
   EXPECT_EQ(platform_of("C:\\Users\\me\\x.py\nFile \"/home/me/x.py\"\n"), "");
+  // A macOS home directory; Windows writes its own with a drive letter (C:/Users/...).
+  EXPECT_EQ(platform_of("  File \"/Users/dk/opt/miniconda3/lib/python3.8/site-packages/x.py\"\n"),
+            "macos");
+  EXPECT_EQ(platform_of("  File \"C:/Users/dk/miniconda3/lib/site-packages/x.py\"\n"), "");
   EXPECT_TRUE(same_platform("", "linux"));
   EXPECT_TRUE(same_platform("windows", ""));
   EXPECT_FALSE(same_platform("windows", "linux"));
@@ -761,6 +765,33 @@ TEST(LogFacts, NewTensorflowOnNativeWindowsIsThePlatformLimit) {
 }
 
 // A Windows DLL's causes cannot explain a Linux log; inside WSL nvidia-smi's failure is WSL's.
+// CUDA does not run on macOS (data/platform_without_cuda.csv): a Mac's log that finds no CUDA is
+// that, and the CPU-only build it prints follows from it; the same lines from Linux are the build.
+TEST(LogFacts, AMacFindsNoCudaBecauseMacOsHasNone) {
+  const std::string lines =
+      "torch/cuda/__init__.py\", line 239, in _lazy_init\n"
+      "AssertionError: Torch not compiled with CUDA enabled\n";
+  auto causes =
+      explain_text("  File \"/Users/dk/opt/miniconda3/envs/a/lib/python3.8/site-packages/" + lines);
+  ASSERT_GE(causes.size(), 2u);
+  EXPECT_EQ(causes[0].id, "gpu.none");
+  EXPECT_FALSE(causes[0].alternative);
+  EXPECT_NE(causes[0].why.find("macOS"), std::string::npos) << causes[0].why;
+  EXPECT_NE(causes[0].why.find("CUDA 10.2"), std::string::npos) << causes[0].why;
+  EXPECT_EQ(causes[1].id, "framework.cpu_only_build");
+  EXPECT_TRUE(causes[1].alternative);
+
+  causes = explain_text("  File \"/home/dk/miniconda3/envs/a/lib/python3.8/site-packages/" + lines);
+  ASSERT_FALSE(causes.empty());
+  EXPECT_EQ(causes[0].id, "framework.cpu_only_build");
+  // A Mac's log whose cause is not CUDA's absence keeps it.
+  causes = explain_text(
+      "  File \"/Users/dk/x.py\", line 1\n"
+      "ERROR: No matching distribution found for tensorflow==2.3.0\n");
+  ASSERT_FALSE(causes.empty());
+  EXPECT_NE(causes[0].id, "gpu.none");
+}
+
 TEST(LogFacts, CausesOfAnotherPlatformRankLast) {
   auto causes = explain_by_signatures(
       "  File \"/usr/lib/python3/dist-packages/torch/__init__.py\", line 1\n"
