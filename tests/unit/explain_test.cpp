@@ -764,7 +764,6 @@ TEST(LogFacts, NewTensorflowOnNativeWindowsIsThePlatformLimit) {
   }
 }
 
-// A Windows DLL's causes cannot explain a Linux log; inside WSL nvidia-smi's failure is WSL's.
 // CUDA does not run on macOS (data/platform_without_cuda.csv): a Mac's log that finds no CUDA is
 // that, and the CPU-only build it prints follows from it; the same lines from Linux are the build.
 TEST(LogFacts, AMacFindsNoCudaBecauseMacOsHasNone) {
@@ -792,6 +791,7 @@ TEST(LogFacts, AMacFindsNoCudaBecauseMacOsHasNone) {
   EXPECT_NE(causes[0].id, "gpu.none");
 }
 
+// A Windows DLL's causes cannot explain a Linux log; inside WSL nvidia-smi's failure is WSL's.
 TEST(LogFacts, CausesOfAnotherPlatformRankLast) {
   auto causes = explain_by_signatures(
       "  File \"/usr/lib/python3/dist-packages/torch/__init__.py\", line 1\n"
