@@ -214,7 +214,9 @@ TEST(ExplainCpuBuilds, APlusCpuVersionIsACpuOnlyBuild) {
        {"  jaxlib             conda-forge/linux-64::jaxlib-0.4.4-cpu_py311h7146453_1",
         "pytorch                   1.13.1              py3.9_cpu_0    pytorch",
         "_pytorch_select           0.1                       cpu_0",
-        "cpuonly                   2.0                           0    pytorch"}) {
+        "cpuonly                   2.0                           0    pytorch",
+        "pytorch-cpu               2.1.2                cpu_generic_py311h2c8f7a3_0    "
+        "conda-forge"}) {
     const auto causes = explain_by_signatures(std::string(line) + "\n");
     ASSERT_FALSE(causes.empty()) << line;
     EXPECT_EQ(causes[0].id, "framework.cpu_only_build") << line;
