@@ -25,9 +25,10 @@ inline constexpr size_t kMaxSimilarReports = 3;
 // Error lines kept for the vote: a pasted excerpt is far shorter; a big log's first ones.
 inline constexpr size_t kMaxErrorTextBytes = 64 * 1024;
 // A log with no error line at all is still compared whole when it is this short (a pasted
-// excerpt: "torch.cuda.is_available() False"), but only a close neighbour counts then.
+// excerpt: "torch.cuda.is_available() False"), but only a close neighbour counts then: a
+// healthy log shares a word or two (0.10 for "hello world"), short real pastes 0.15 and more.
 inline constexpr size_t kShortLogBytes = 4 * 1024;
-inline constexpr double kShortLogMinSimilarity = 0.2;
+inline constexpr double kShortLogMinSimilarity = 0.15;
 // The classifier: one linear SVM per cause against the rest (L2-regularised, squared hinge loss,
 // solved in the dual by coordinate descent), its cost chosen on the dev split by cross-validation
 // by thread (docs/explain.md).

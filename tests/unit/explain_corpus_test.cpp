@@ -280,17 +280,18 @@ TEST(ExplainCorpus, AccuracyOnDevAndHeldOut) {
   // Round twenty-nine (53 cases: TensorFlow on Windows, NCCL, JAX/XLA, Paddle, inference
   // runtimes; 10 of its 17 held-out right blind, 13 in the top three): 80.9 %/92.1 % and
   // 73.8 %/87.7 %; TensorRT's missing plugin and DALI's libnvcuvid (a container without the video
-  // capability) from its dev part: 81.0 %/92.2 %.
+  // capability) from its dev part: 81.0 %/92.2 %. A short log with no error line compared
+  // whole from a similarity of 0.15 (was 0.2): 81.1 %/92.3 % and 74.1 %/88.2 %.
   EXPECT_GE(scores["dev"].share(scores["dev"].top1), 0.80) << misses;
   EXPECT_GE(scores["dev"].share(scores["dev"].top3), 0.92);
   EXPECT_GE(scores["heldout"].share(scores["heldout"].top1), 0.72);
   EXPECT_GE(scores["heldout"].share(scores["heldout"].top3), 0.87);
   // A share falls when hard cases join; the count of cases right never may: a signature change
   // that loses a case that passed fails here even when new cases hide it in the share.
-  EXPECT_GE(scores["dev"].top1, 1382u) << misses;
-  EXPECT_GE(scores["dev"].top3, 1573u);
-  EXPECT_GE(scores["heldout"].top1, 621u);
-  EXPECT_GE(scores["heldout"].top3, 738u);
+  EXPECT_GE(scores["dev"].top1, 1383u) << misses;
+  EXPECT_GE(scores["dev"].top3, 1575u);
+  EXPECT_GE(scores["heldout"].top1, 624u);
+  EXPECT_GE(scores["heldout"].top3, 743u);
 }
 
 // What a log does not say is left out of its explanation, not written as "unknown" (the version
