@@ -282,16 +282,24 @@ TEST(ExplainCorpus, AccuracyOnDevAndHeldOut) {
   // 73.8 %/87.7 %; TensorRT's missing plugin and DALI's libnvcuvid (a container without the video
   // capability) from its dev part: 81.0 %/92.2 %. A short log with no error line compared
   // whole from a similarity of 0.15 (was 0.2): 81.1 %/92.3 % and 74.1 %/88.2 %.
+  // Round thirty (83 cases: machines with no NVIDIA GPU, GPU programs outside the frameworks,
+  // the Linux driver layer, run-time CUDA errors, Windows DLL loads, Jetson, HPC clusters,
+  // older frameworks; 15 of its 29 scored held-out right blind, 25 in the top three):
+  // 80.3 %/92.1 % and 73.3 %/88.1 %. Signatures from its dev part (PyG extensions built for
+  // another CUDA, a CPU-only PyTorch's ATen_cuda, cuDNN's EXECUTION_FAILED on a GPU newer than
+  // the build's CUDA, JetPack's empty placeholder libraries, the kernel locked down by Secure
+  // Boot, a Fabric Manager config item), `also` reordered: 80.8 %/92.4 % and 73.2 %/88.3 %.
+  // Held-out top-3 floor 0.88 from here.
   EXPECT_GE(scores["dev"].share(scores["dev"].top1), 0.80) << misses;
   EXPECT_GE(scores["dev"].share(scores["dev"].top3), 0.92);
   EXPECT_GE(scores["heldout"].share(scores["heldout"].top1), 0.72);
-  EXPECT_GE(scores["heldout"].share(scores["heldout"].top3), 0.87);
+  EXPECT_GE(scores["heldout"].share(scores["heldout"].top3), 0.88);
   // A share falls when hard cases join; the count of cases right never may: a signature change
   // that loses a case that passed fails here even when new cases hide it in the share.
-  EXPECT_GE(scores["dev"].top1, 1383u) << misses;
-  EXPECT_GE(scores["dev"].top3, 1575u);
-  EXPECT_GE(scores["heldout"].top1, 624u);
-  EXPECT_GE(scores["heldout"].top3, 743u);
+  EXPECT_GE(scores["dev"].top1, 1417u) << misses;
+  EXPECT_GE(scores["dev"].top3, 1619u);
+  EXPECT_GE(scores["heldout"].top1, 638u);
+  EXPECT_GE(scores["heldout"].top3, 769u);
 }
 
 // What a log does not say is left out of its explanation, not written as "unknown" (the version
