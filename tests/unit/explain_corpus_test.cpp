@@ -290,16 +290,24 @@ TEST(ExplainCorpus, AccuracyOnDevAndHeldOut) {
   // the build's CUDA, JetPack's empty placeholder libraries, the kernel locked down by Secure
   // Boot, a Fabric Manager config item), `also` reordered: 80.8 %/92.4 % and 73.2 %/88.3 %.
   // Held-out top-3 floor 0.88 from here.
+  // Round thirty-one (61 cases: CUDA in WSL2, Triton and TensorFlow on native Windows, shadowed
+  // copies, busy devices and CUDA before fork, GPUs not visible, conflicting packages, CUDA
+  // libraries of another version, Chinese projects; 11 of its 20 held-out right blind, 13 in the
+  // top three) took the held-out top-3 share under 88 %: 80.0 %/92.1 % and 72.8 %/88.0 %, so
+  // that floor is 0.87 again. Signatures from its dev part (Triton's Linux-only wheels,
+  // TensorFlow's configure warning on Windows, several CuPy packages, a conda environment's
+  // older libstdc++, cublasLt symbols from another copy; a forked child's CUDA error says to use
+  // spawn): 80.6 %/92.3 % and 72.8 %/88.0 %.
   EXPECT_GE(scores["dev"].share(scores["dev"].top1), 0.80) << misses;
   EXPECT_GE(scores["dev"].share(scores["dev"].top3), 0.92);
   EXPECT_GE(scores["heldout"].share(scores["heldout"].top1), 0.72);
-  EXPECT_GE(scores["heldout"].share(scores["heldout"].top3), 0.88);
+  EXPECT_GE(scores["heldout"].share(scores["heldout"].top3), 0.87);
   // A share falls when hard cases join; the count of cases right never may: a signature change
   // that loses a case that passed fails here even when new cases hide it in the share.
-  EXPECT_GE(scores["dev"].top1, 1417u) << misses;
-  EXPECT_GE(scores["dev"].top3, 1619u);
-  EXPECT_GE(scores["heldout"].top1, 638u);
-  EXPECT_GE(scores["heldout"].top3, 769u);
+  EXPECT_GE(scores["dev"].top1, 1447u) << misses;
+  EXPECT_GE(scores["dev"].top3, 1657u);
+  EXPECT_GE(scores["heldout"].top1, 649u);
+  EXPECT_GE(scores["heldout"].top3, 784u);
 }
 
 // What a log does not say is left out of its explanation, not written as "unknown" (the version

@@ -793,6 +793,36 @@ TEST(LogFacts, AMacFindsNoCudaBecauseMacOsHasNone) {
   EXPECT_NE(causes[0].id, "gpu.none");
 }
 
+// Messages whose cause has a remedy of its own say it, not the cause's general one.
+TEST(Explain, ASpecificMessageGivesItsOwnRemedy) {
+  auto causes = explain_text(
+      "RuntimeError: Cannot re-initialize CUDA in forked subprocess. To use CUDA with "
+      "multiprocessing, you must use the 'spawn' start method\n");
+  ASSERT_FALSE(causes.empty());
+  EXPECT_EQ(causes[0].id, "device.busy_or_init_failed");
+  ASSERT_FALSE(causes[0].fix.empty());
+  EXPECT_NE(causes[0].fix.back().find("spawn"), std::string::npos) << causes[0].fix.back();
+
+  causes = explain_text("ERROR: No matching distribution found for triton==2.2.0\n");
+  ASSERT_FALSE(causes.empty());
+  EXPECT_EQ(causes[0].id, "framework.windows_native_gpu_unsupported");
+  EXPECT_NE(causes[0].why.find("Linux wheels only"), std::string::npos) << causes[0].why;
+
+  causes = explain_text(
+      "ImportError: /opt/conda/envs/py_3.10/bin/../lib/libstdc++.so.6: version `GLIBCXX_3.4.32' "
+      "not found (required by /opt/conda/envs/py_3.10/lib/python3.10/site-packages/torch/lib/"
+      "libtorch_python.so)\n");
+  ASSERT_FALSE(causes.empty());
+  EXPECT_EQ(causes[0].id, "lib.shadowed_copy");
+  EXPECT_NE(causes[0].why.find("GLIBCXX_3.4.32"), std::string::npos) << causes[0].why;
+  // The system's own libstdc++ lacking the version is the OS being too old.
+  causes = explain_text(
+      "ImportError: /lib/x86_64-linux-gnu/libstdc++.so.6: version `GLIBCXX_3.4.30' not found "
+      "(required by /opt/conda/envs/a/lib/libtorch_python.so)\n");
+  ASSERT_FALSE(causes.empty());
+  EXPECT_EQ(causes[0].id, "os.glibc_too_old");
+}
+
 // A Windows DLL's causes cannot explain a Linux log; inside WSL nvidia-smi's failure is WSL's.
 TEST(LogFacts, CausesOfAnotherPlatformRankLast) {
   auto causes = explain_by_signatures(
