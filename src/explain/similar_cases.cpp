@@ -86,6 +86,24 @@ std::vector<std::string> words_of(std::string_view text) {
   return words;
 }
 
+// A library's name without its platform's spelling and version: "libcublasLt.so.12" and
+// "cublasLt64_12.dll" both hold "cublaslt", so a Linux case resembles a Windows log of it.
+void add_stems(const std::string& word, std::vector<std::string>& terms) {
+  if (word.find_first_of("._-+0123456789") == std::string::npos) return;
+  size_t pos = 0;
+  while (pos < word.size()) {
+    size_t end = word.find_first_of("._-+", pos);
+    if (end == std::string::npos) end = word.size();
+    size_t letters = pos;
+    while (letters < end && word[letters] >= 'a' && word[letters] <= 'z')
+      ++letters;
+    std::string stem = word.substr(pos, letters - pos);
+    if (stem.size() >= 6 && stem.starts_with("lib")) stem.erase(0, 3);
+    if (stem.size() >= 3 && stem != word && !is_stop_word(stem)) terms.push_back(stem);
+    pos = end + 1;
+  }
+}
+
 // Each distinct term with 1 + ln(its count).
 std::vector<std::pair<std::string, double>> term_frequencies(std::string_view text) {
   std::vector<std::string> terms = similarity_terms(text);
@@ -113,6 +131,10 @@ std::vector<std::string> similarity_terms(std::string_view text) {
   const size_t words = terms.size();
   for (size_t i = 0; i + 1 < words; ++i)
     terms.push_back(terms[i] + " " + terms[i + 1]);
+  for (size_t i = 0; i < words; ++i) {
+    const std::string word = terms[i];  // adding to terms may move it
+    add_stems(word, terms);
+  }
   return terms;
 }
 

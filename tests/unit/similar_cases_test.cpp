@@ -31,6 +31,16 @@ TEST(SimilarityTerms, WordsLibraryNamesChineseAndPairs) {
   EXPECT_TRUE(has(chinese, "\xE5\x88\xB0 gpu"));
 }
 
+TEST(SimilarityTerms, ALibraryMeetsItsOtherPlatformsSpelling) {
+  const auto linux = similarity_terms("libcublasLt.so.12: cannot open shared object file");
+  const auto windows = similarity_terms("Could not locate cublasLt64_12.dll");
+  EXPECT_TRUE(has(linux, "libcublaslt.so.12"));  // the whole name stays a term
+  EXPECT_TRUE(has(linux, "cublaslt"));
+  EXPECT_TRUE(has(windows, "cublaslt"));
+  EXPECT_TRUE(has(windows, "dll"));  // the platform's suffix says something
+  EXPECT_FALSE(has(linux, "so"));    // two letters do not
+}
+
 TEST(SimilarityTerms, NumbersHexIdsAndBrokenBytesAreLeftOut) {
   const auto terms = similarity_terms("11.2 deadbeef42 a \xFF\xFE\xE6\x89 9.1.0");
   EXPECT_TRUE(terms.empty()) << terms.front();
