@@ -301,16 +301,23 @@ TEST(ExplainCorpus, AccuracyOnDevAndHeldOut) {
   // reported-case comparison ("cublaslt" in both libcublasLt.so.12 and cublasLt64_12.dll): dev
   // one fewer first (1447 -> 1446, the only count floor that came down: a method change, not
   // a signature) and eight more in the top three, 80.5 %/92.7 % and 73.4 %/88.7 %.
+  // Round thirty-one's cublasLt signature withdrawn (the public excerpt e022 names
+  // lib.symbol_mismatch first for that message, and the threads split three to three). Round
+  // thirty-two (60 cases: cuDNN versions, old drivers, CPU-only builds, old and new GPU
+  // architectures, localized Windows messages, local LLM runners, image-generation front-ends,
+  // cloud notebooks; 15 of its 26 held-out right blind, 23 in the top three): 80.1 %/92.5 % and
+  // 73.2 %/88.3 %. Signatures from its dev part (cuDNN's SUBLIBRARY_VERSION_MISMATCH, Numba's
+  // "Driver missing function"), `also` reordered: 80.3 %/92.6 %. Held-out top-3 floor 0.88.
   EXPECT_GE(scores["dev"].share(scores["dev"].top1), 0.80) << misses;
   EXPECT_GE(scores["dev"].share(scores["dev"].top3), 0.92);
   EXPECT_GE(scores["heldout"].share(scores["heldout"].top1), 0.72);
-  EXPECT_GE(scores["heldout"].share(scores["heldout"].top3), 0.87);
+  EXPECT_GE(scores["heldout"].share(scores["heldout"].top3), 0.88);
   // A share falls when hard cases join; the count of cases right never may: a signature change
   // that loses a case that passed fails here even when new cases hide it in the share.
-  EXPECT_GE(scores["dev"].top1, 1446u) << misses;
-  EXPECT_GE(scores["dev"].top3, 1665u);
-  EXPECT_GE(scores["heldout"].top1, 654u);
-  EXPECT_GE(scores["heldout"].top3, 790u);
+  EXPECT_GE(scores["dev"].top1, 1467u) << misses;
+  EXPECT_GE(scores["dev"].top3, 1692u);
+  EXPECT_GE(scores["heldout"].top1, 671u);
+  EXPECT_GE(scores["heldout"].top3, 810u);
 }
 
 // What a log does not say is left out of its explanation, not written as "unknown" (the version
