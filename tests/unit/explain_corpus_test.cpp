@@ -308,16 +308,19 @@ TEST(ExplainCorpus, AccuracyOnDevAndHeldOut) {
   // cloud notebooks; 15 of its 26 held-out right blind, 23 in the top three): 80.1 %/92.5 % and
   // 73.2 %/88.3 %. Signatures from its dev part (cuDNN's SUBLIBRARY_VERSION_MISMATCH, Numba's
   // "Driver missing function"), `also` reordered: 80.3 %/92.6 %. Held-out top-3 floor 0.88.
+  // Round thirty-three (18 cases, 11 scored: the search tool's budget ran out early; 2 of its 4
+  // held-out right blind): 80.3 %/92.5 % and 73.4 %/88.2 %. nvcc's older "Unsupported GPU
+  // architecture" spelling now matches too (no corpus case changed).
   EXPECT_GE(scores["dev"].share(scores["dev"].top1), 0.80) << misses;
   EXPECT_GE(scores["dev"].share(scores["dev"].top3), 0.92);
   EXPECT_GE(scores["heldout"].share(scores["heldout"].top1), 0.72);
   EXPECT_GE(scores["heldout"].share(scores["heldout"].top3), 0.88);
   // A share falls when hard cases join; the count of cases right never may: a signature change
   // that loses a case that passed fails here even when new cases hide it in the share.
-  EXPECT_GE(scores["dev"].top1, 1467u) << misses;
-  EXPECT_GE(scores["dev"].top3, 1692u);
-  EXPECT_GE(scores["heldout"].top1, 671u);
-  EXPECT_GE(scores["heldout"].top3, 810u);
+  EXPECT_GE(scores["dev"].top1, 1473u) << misses;
+  EXPECT_GE(scores["dev"].top3, 1698u);
+  EXPECT_GE(scores["heldout"].top1, 676u);
+  EXPECT_GE(scores["heldout"].top3, 812u);
 }
 
 // What a log does not say is left out of its explanation, not written as "unknown" (the version

@@ -191,6 +191,11 @@ TEST(ExplainNvccArchitectures, AnArchitectureOfThePastIsNamedWithItsLastToolkit)
   ASSERT_FALSE(causes.empty());
   EXPECT_EQ(causes[0].id, "other");
   EXPECT_EQ(causes[0].captures.at("until"), "11.8");
+  // Older nvcc releases spell it "GPU".
+  causes = explain_text("nvcc fatal : Unsupported GPU architecture 'compute_30'\n");
+  ASSERT_FALSE(causes.empty());
+  EXPECT_EQ(causes[0].id, "other");
+  EXPECT_EQ(causes[0].captures.at("until"), "10.2");
   for (const char* arch : {"compute_61", "compute_89", "compute_120"}) {
     causes =
         explain_text(std::string("nvcc fatal   : Unsupported gpu architecture '") + arch + "'\n");
