@@ -820,6 +820,15 @@ TEST(Explain, ASpecificMessageGivesItsOwnRemedy) {
   ASSERT_FALSE(causes.empty());
   EXPECT_EQ(causes[0].id, "lib.shadowed_copy");
   EXPECT_NE(causes[0].why.find("GLIBCXX_3.4.32"), std::string::npos) << causes[0].why;
+  // Numba naming a driver function it did not find: cuInit, which every driver has, means the
+  // library is no driver; a newer function, that the driver is older than the bindings.
+  causes = explain_text("CudaDriverError: driver missing function: cuInit.\n");
+  ASSERT_FALSE(causes.empty());
+  EXPECT_EQ(causes[0].id, "lib.symbol_mismatch");
+  causes = explain_text(
+      "numba.cuda.cudadrv.error.CudaDriverError: Driver missing function: cuDeviceGetUuid\n");
+  ASSERT_FALSE(causes.empty());
+  EXPECT_EQ(causes[0].id, "driver.too_old");
   // The system's own libstdc++ lacking the version is the OS being too old.
   causes = explain_text(
       "ImportError: /lib/x86_64-linux-gnu/libstdc++.so.6: version `GLIBCXX_3.4.30' not found "
