@@ -88,7 +88,7 @@ std::vector<std::string> words_of(std::string_view text) {
 
 // A library's name without its platform's spelling and version: "libcublasLt.so.12" and
 // "cublasLt64_12.dll" both hold "cublaslt", so a Linux case resembles a Windows log of it.
-void add_stems(const std::string& word, std::vector<std::string>& terms) {
+void add_stems(const std::string& word, std::vector<std::string>& stems) {
   if (word.find_first_of("._-+0123456789") == std::string::npos) return;
   size_t pos = 0;
   while (pos < word.size()) {
@@ -99,7 +99,7 @@ void add_stems(const std::string& word, std::vector<std::string>& terms) {
       ++letters;
     std::string stem = word.substr(pos, letters - pos);
     if (stem.size() >= 6 && stem.starts_with("lib")) stem.erase(0, 3);
-    if (stem.size() >= 3 && stem != word && !is_stop_word(stem)) terms.push_back(stem);
+    if (stem.size() >= 3 && stem != word && !is_stop_word(stem)) stems.push_back(stem);
     pos = end + 1;
   }
 }
@@ -131,10 +131,10 @@ std::vector<std::string> similarity_terms(std::string_view text) {
   const size_t words = terms.size();
   for (size_t i = 0; i + 1 < words; ++i)
     terms.push_back(terms[i] + " " + terms[i + 1]);
-  for (size_t i = 0; i < words; ++i) {
-    const std::string word = terms[i];  // adding to terms may move it
-    add_stems(word, terms);
-  }
+  std::vector<std::string> stems;
+  for (size_t i = 0; i < words; ++i)
+    add_stems(terms[i], stems);
+  terms.insert(terms.end(), stems.begin(), stems.end());
   return terms;
 }
 

@@ -821,20 +821,21 @@ TEST(Explain, ASpecificMessageGivesItsOwnRemedy) {
   EXPECT_EQ(causes[0].id, "lib.shadowed_copy");
   EXPECT_NE(causes[0].why.find("GLIBCXX_3.4.32"), std::string::npos) << causes[0].why;
   // Numba naming a driver function it did not find: cuInit, which every driver has, means the
-  // library is no driver; a newer function, that the driver is older than the bindings.
-  causes = explain_text("CudaDriverError: driver missing function: cuInit.\n");
-  ASSERT_FALSE(causes.empty());
-  EXPECT_EQ(causes[0].id, "lib.symbol_mismatch");
-  causes = explain_text(
-      "numba.cuda.cudadrv.error.CudaDriverError: Driver missing function: cuDeviceGetUuid\n");
-  ASSERT_FALSE(causes.empty());
-  EXPECT_EQ(causes[0].id, "driver.too_old");
-  // The system's own libstdc++ lacking the version is the OS being too old.
-  causes = explain_text(
-      "ImportError: /lib/x86_64-linux-gnu/libstdc++.so.6: version `GLIBCXX_3.4.30' not found "
-      "(required by /opt/conda/envs/a/lib/libtorch_python.so)\n");
-  ASSERT_FALSE(causes.empty());
-  EXPECT_EQ(causes[0].id, "os.glibc_too_old");
+  // library is no driver; a newer function, that the driver is older than the bindings. The
+  // system's own libstdc++ lacking a version is the OS being too old.
+  const std::pair<const char*, const char*> firsts[] = {
+      {"CudaDriverError: driver missing function: cuInit.\n", "lib.symbol_mismatch"},
+      {"numba.cuda.cudadrv.error.CudaDriverError: Driver missing function: cuDeviceGetUuid\n",
+       "driver.too_old"},
+      {"ImportError: /lib/x86_64-linux-gnu/libstdc++.so.6: version `GLIBCXX_3.4.30' not found "
+       "(required by /opt/conda/envs/a/lib/libtorch_python.so)\n",
+       "os.glibc_too_old"},
+  };
+  for (const auto& [log, first] : firsts) {
+    causes = explain_text(log);
+    ASSERT_FALSE(causes.empty()) << log;
+    EXPECT_EQ(causes[0].id, first) << log;
+  }
 }
 
 // A Windows DLL's causes cannot explain a Linux log; inside WSL nvidia-smi's failure is WSL's.
