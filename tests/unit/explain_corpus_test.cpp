@@ -313,16 +313,21 @@ TEST(ExplainCorpus, AccuracyOnDevAndHeldOut) {
   // held-out right blind): 80.3 %/92.5 % and 73.4 %/88.2 %. nvcc's older "Unsupported GPU
   // architecture" spelling now matches too, and Numba's two spellings of "driver missing
   // function" are one signature, cuInit apart (no corpus case changed).
+  // Round thirty-four (45 cases: WSL2, container toolkits, building extensions, ONNX Runtime and
+  // TensorRT, JAX, TensorFlow, Chinese threads, PyTorch run-time errors; 5 of its 7 scored
+  // held-out right blind, 7 in the top three): 80.0 %/92.4 % and 73.3 %/88.3 %. Signatures from
+  // its dev part (a Linux driver's libnvidia-ml listed with WSL's, FlashAttention's CUDA floor,
+  // an extension's free function taking an at::Tensor): 80.2 %/92.5 %.
   EXPECT_GE(scores["dev"].share(scores["dev"].top1), 0.80) << misses;
   EXPECT_GE(scores["dev"].share(scores["dev"].top3), 0.92);
   EXPECT_GE(scores["heldout"].share(scores["heldout"].top1), 0.72);
   EXPECT_GE(scores["heldout"].share(scores["heldout"].top3), 0.88);
   // A share falls when hard cases join; the count of cases right never may: a signature change
   // that loses a case that passed fails here even when new cases hide it in the share.
-  EXPECT_GE(scores["dev"].top1, 1473u) << misses;
-  EXPECT_GE(scores["dev"].top3, 1698u);
-  EXPECT_GE(scores["heldout"].top1, 676u);
-  EXPECT_GE(scores["heldout"].top3, 812u);
+  EXPECT_GE(scores["dev"].top1, 1490u) << misses;
+  EXPECT_GE(scores["dev"].top3, 1719u);
+  EXPECT_GE(scores["heldout"].top1, 680u);
+  EXPECT_GE(scores["heldout"].top3, 819u);
 }
 
 // What a log does not say is left out of its explanation, not written as "unknown" (the version
