@@ -318,16 +318,22 @@ TEST(ExplainCorpus, AccuracyOnDevAndHeldOut) {
   // held-out right blind, 7 in the top three): 80.0 %/92.4 % and 73.3 %/88.3 %. Signatures from
   // its dev part (a Linux driver's libnvidia-ml listed with WSL's, FlashAttention's CUDA floor,
   // an extension's free function taking an at::Tensor): 80.2 %/92.5 %.
+  // Round thirty-five (38 cases: Windows outside English, RAPIDS/Numba/PyCUDA, clusters and
+  // drivers, distributed training, AI front-ends, older frameworks; 5 of its 8 scored held-out
+  // right blind, 6 in the top three): 79.9 %/92.4 % and 73.2 %/88.4 %. Signatures from its dev
+  // part (a Windows path past 260 characters not found, a GPU in use by another process,
+  // PyCUDA's invalid device, dlib's cuDNN not found, MXNet built without CUDA): 80.1 %/92.5 %
+  // and 73.4 %/88.6 %.
   EXPECT_GE(scores["dev"].share(scores["dev"].top1), 0.80) << misses;
   EXPECT_GE(scores["dev"].share(scores["dev"].top3), 0.92);
   EXPECT_GE(scores["heldout"].share(scores["heldout"].top1), 0.72);
   EXPECT_GE(scores["heldout"].share(scores["heldout"].top3), 0.88);
   // A share falls when hard cases join; the count of cases right never may: a signature change
   // that loses a case that passed fails here even when new cases hide it in the share.
-  EXPECT_GE(scores["dev"].top1, 1490u) << misses;
-  EXPECT_GE(scores["dev"].top3, 1719u);
-  EXPECT_GE(scores["heldout"].top1, 680u);
-  EXPECT_GE(scores["heldout"].top3, 819u);
+  EXPECT_GE(scores["dev"].top1, 1504u) << misses;
+  EXPECT_GE(scores["dev"].top3, 1736u);
+  EXPECT_GE(scores["heldout"].top1, 687u);
+  EXPECT_GE(scores["heldout"].top3, 829u);
 }
 
 // What a log does not say is left out of its explanation, not written as "unknown" (the version
