@@ -363,7 +363,8 @@ Result<bool> check_compute_capability(const CheckContext& context, std::vector<F
         findings.push_back(std::move(*finding));
       }
     }
-    // A toolkit that cannot build for this GPU at all (nvcc, and frameworks built from source).
+    // A toolkit that dropped this GPU's architecture: nvcc, and frameworks built from source,
+    // cannot build for it at all.
     for (const auto& t : f.cuda_toolkits) {
       if (!t.version || t.source == "pip" || t.source == "conda") continue;
       auto rows = kb::rows_for_range(context.kb(), "cuda_arch_support", "cuda_from", "cuda_to",
@@ -375,7 +376,7 @@ Result<bool> check_compute_capability(const CheckContext& context, std::vector<F
         const kb::MessageArgs args = {{"gpu", gpu_name},       {"cc", cc},
                                       {"toolkit", *t.version}, {"root", t.root},
                                       {"min", min_sm},         {"source", row.get("source")}};
-        auto finding = context.finding("gpu.compute_capability_unsupported", Severity::warning,
+        auto finding = context.finding("cuda.toolkit_dropped_arch", Severity::warning,
                                        "compat.cc.toolkit_title", args);
         if (!finding) return finding.error();
         finding->evidence.push_back(context.text("compat.cc.toolkit_evidence", args));

@@ -237,10 +237,27 @@ std::string previous_toolkit_major(const kb::Kb& kb) {
   return majors.size() >= 2 ? majors[1] : std::string();
 }
 
+// Whether every toolkit of the major `since` and later starts above compute capability `cc`: an
+// architecture those toolkits refuse even where the table does not know its last toolkit.
+bool below_every_toolkit_since(const kb::Kb& kb, const std::string& cc, const std::string& since) {
+  auto t = kb.table("cuda_arch_support");
+  if (!t || !version::is_dotted(cc)) return false;
+  size_t rows = 0;
+  for (size_t row = 0; row < (*t)->size(); ++row) {
+    const std::string from = (*t)->cell(row, "cuda_from");
+    if (!version::is_dotted(from) || version::compare(version::major(from), since) < 0) continue;
+    const std::string min_sm = (*t)->cell(row, "min_sm");
+    if (!version::is_dotted(min_sm) || version::compare(cc, min_sm) >= 0) return false;
+    ++rows;
+  }
+  return rows > 0;
+}
+
 // nvcc's "Unsupported gpu architecture" for one that not even the previous toolkit major compiles
-// (compute_30, compute_35) is an architecture list of the past, not a toolkit too old to know a
-// new GPU: name the last toolkit that built it (data/cuda_arch_support.csv). An architecture the
-// newest major alone dropped stays ambiguous (a new toolkit, or one older than the GPU).
+// (compute_30, compute_35) is an architecture the toolkit dropped, not a toolkit too old to know a
+// new GPU: named with the last toolkit that built it where the table knows it
+// (data/cuda_arch_support.csv). An architecture the newest major alone dropped stays ambiguous (a
+// new toolkit, or one older than the GPU).
 void name_architectures_of_the_past(std::vector<Cause>& causes, const kb::Kb& kb) {
   const auto refused = [](const Cause& c) {
     return !c.alternative && !c.signatures.empty() &&
@@ -251,12 +268,13 @@ void name_architectures_of_the_past(std::vector<Cause>& causes, const kb::Kb& kb
   if (previous.empty()) return;
   for (auto& c : causes) {
     if (!refused(c)) continue;
-    auto range = kb::cuda_range_for_cc(kb, c.captures.at("cc"));
-    if (!range || range->dropped_in.empty() || !version::is_dotted(range->to) ||
-        version::compare(version::major(range->to), previous) >= 0) {
-      continue;
-    }
-    c.id = "other";
+    const std::string cc = c.captures.at("cc");
+    auto range = kb::cuda_range_for_cc(kb, cc);
+    const bool last_known = range && !range->dropped_in.empty() && version::is_dotted(range->to) &&
+                            version::compare(version::major(range->to), previous) < 0;
+    if (!last_known && !below_every_toolkit_since(kb, cc, previous)) continue;
+    c.id = "cuda.toolkit_dropped_arch";
+    if (!last_known) continue;
     c.signatures.insert(c.signatures.begin(), "nvcc_arch_of_the_past");
     c.captures.emplace("until", range->to);
   }

@@ -324,16 +324,27 @@ TEST(ExplainCorpus, AccuracyOnDevAndHeldOut) {
   // part (a Windows path past 260 characters not found, a GPU in use by another process,
   // PyCUDA's invalid device, dlib's cuDNN not found, MXNet built without CUDA): 80.1 %/92.5 %
   // and 73.4 %/88.6 %.
+  // cuda.toolkit_dropped_arch (14 cases) and cuda.host_compiler_unsupported (8) join the
+  // taxonomy: their '+' cases and five threads whose fix was removing an architecture the toolkit
+  // dropped (y003, y012, y013, b061, CD004) are scored under them; nvcc's refusal of a compute
+  // capability no toolkit of the last two majors builds is named so even where the table does not
+  // know its last toolkit (compute_20), and nvcc's "Value 'native'" is an nvcc older than 11.6.
+  // Round thirty-six (33 cases, from the leads earlier rounds could not resolve; 3 of its 7
+  // held-out right blind, 4 in the top three): 80.1 %/92.3 % and 73.2 %/88.3 %. Signatures from
+  // its dev part (cudaDeviceGetDefaultMemPool refused, faiss' GPU index past the devices, an
+  // allocation of exabytes): 80.3 %/92.5 % and 73.2 %/88.3 %. Ordering nvcc's `also` by the dev
+  // threads would put the dropped architecture first there (the rule above already names it
+  // where it holds): dev top three -2, held-out -1, so it stays last.
   EXPECT_GE(scores["dev"].share(scores["dev"].top1), 0.80) << misses;
   EXPECT_GE(scores["dev"].share(scores["dev"].top3), 0.92);
   EXPECT_GE(scores["heldout"].share(scores["heldout"].top1), 0.72);
   EXPECT_GE(scores["heldout"].share(scores["heldout"].top3), 0.88);
   // A share falls when hard cases join; the count of cases right never may: a signature change
   // that loses a case that passed fails here even when new cases hide it in the share.
-  EXPECT_GE(scores["dev"].top1, 1504u) << misses;
-  EXPECT_GE(scores["dev"].top3, 1736u);
-  EXPECT_GE(scores["heldout"].top1, 687u);
-  EXPECT_GE(scores["heldout"].top3, 829u);
+  EXPECT_GE(scores["dev"].top1, 1532u) << misses;
+  EXPECT_GE(scores["dev"].top3, 1765u);
+  EXPECT_GE(scores["heldout"].top1, 695u);
+  EXPECT_GE(scores["heldout"].top3, 838u);
 }
 
 // What a log does not say is left out of its explanation, not written as "unknown" (the version

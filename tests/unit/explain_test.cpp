@@ -178,31 +178,67 @@ TEST(ExplainWindowsLanguages, TheLoaderDialogNamesTheMissingDll) {
 }
 
 // nvcc refusing an architecture: one that no toolkit of the last two majors builds (compute_30,
-// compute_35) is an old architecture list; a newer one than the toolkit knows is an old toolkit;
-// one only the newest major dropped (compute_61 under CUDA 13) stays the old-toolkit reading.
+// compute_35) is an architecture the toolkit dropped, named with its last toolkit; a newer one
+// than the toolkit knows is an old toolkit; one only the newest major dropped (compute_61 under
+// CUDA 13) stays the old-toolkit reading, the dropped architecture its alternative.
 TEST(ExplainNvccArchitectures, AnArchitectureOfThePastIsNamedWithItsLastToolkit) {
-  auto causes = explain_text("nvcc fatal   : Unsupported gpu architecture 'compute_30'\n");
-  ASSERT_FALSE(causes.empty());
-  EXPECT_EQ(causes[0].id, "other");
-  EXPECT_EQ(causes[0].captures.at("cc"), "3.0");
-  EXPECT_EQ(causes[0].captures.at("until"), "10.2");
-  EXPECT_NE(causes[0].why.find("CUDA 10.2"), std::string::npos) << causes[0].why;
-  causes = explain_text("nvcc fatal   : Unsupported gpu architecture 'compute_35'\n");
-  ASSERT_FALSE(causes.empty());
-  EXPECT_EQ(causes[0].id, "other");
-  EXPECT_EQ(causes[0].captures.at("until"), "11.8");
-  // Older nvcc releases spell it "GPU".
-  causes = explain_text("nvcc fatal : Unsupported GPU architecture 'compute_30'\n");
-  ASSERT_FALSE(causes.empty());
-  EXPECT_EQ(causes[0].id, "other");
-  EXPECT_EQ(causes[0].captures.at("until"), "10.2");
+  struct Past {
+    const char* log;
+    const char* cc;
+    const char* until;
+  };
+  const Past past[] = {
+      {"nvcc fatal   : Unsupported gpu architecture 'compute_30'\n", "3.0", "10.2"},
+      {"nvcc fatal   : Unsupported gpu architecture 'compute_35'\n", "3.5", "11.8"},
+      // Older nvcc releases spell it "GPU"; CUDA 11's nvcc words it as an undefined value.
+      {"nvcc fatal : Unsupported GPU architecture 'compute_30'\n", "3.0", "10.2"},
+      {"nvcc fatal   : Value 'compute_30' is not defined for option 'gpu-architecture'\n", "3.0",
+       "10.2"},
+  };
+  for (const auto& [log, cc, until] : past) {
+    const auto causes = explain_text(log);
+    ASSERT_FALSE(causes.empty()) << log;
+    EXPECT_EQ(causes[0].id, "cuda.toolkit_dropped_arch") << log;
+    EXPECT_EQ(causes[0].captures.at("cc"), cc) << log;
+    EXPECT_EQ(causes[0].captures.at("until"), until) << log;
+    EXPECT_NE(causes[0].why.find(std::string("CUDA ") + until), std::string::npos) << causes[0].why;
+  }
   for (const char* arch : {"compute_61", "compute_89", "compute_120"}) {
-    causes =
+    const auto causes =
         explain_text(std::string("nvcc fatal   : Unsupported gpu architecture '") + arch + "'\n");
     ASSERT_FALSE(causes.empty()) << arch;
     EXPECT_EQ(causes[0].id, "cuda.ptxas_missing_or_old") << arch;
     EXPECT_NE(causes[0].why.find("nvcc"), std::string::npos) << causes[0].why;
+    const bool dropped_is_an_alternative = std::any_of(
+        causes.begin(), causes.end(),
+        [](const Cause& c) { return c.id == "cuda.toolkit_dropped_arch" && c.alternative; });
+    EXPECT_TRUE(dropped_is_an_alternative) << arch;
   }
+}
+
+// nvcc refusing its host compiler, in GCC's, Visual Studio's and Kaldi's words: the compiler is
+// the cause, not the toolkit's version.
+TEST(ExplainNvccHostCompiler, AnUnsupportedHostCompilerIsNamed) {
+  for (const char* log :
+       {"/usr/local/cuda/include/crt/host_config.h:132:2: error: #error -- unsupported GNU "
+        "version! gcc versions later than 11 are not supported! The nvcc flag "
+        "'-allow-unsupported-compiler' can be used to override this version check\n",
+        "host_config.h(153): fatal error C1189: #error:  -- unsupported Microsoft Visual Studio "
+        "version! Only the versions between 2017 and 2022 (inclusive) are supported!\n",
+        "***configure failed: CUDA 9_1 does not support g++ (g++-7).   You need g++ < 7.0. "
+        "***\n"}) {
+    const auto causes = explain_by_signatures(log);
+    ASSERT_FALSE(causes.empty()) << log;
+    EXPECT_EQ(causes[0].id, "cuda.host_compiler_unsupported") << log;
+    EXPECT_FALSE(causes[0].why.empty()) << log;
+    ASSERT_FALSE(causes[0].fix.empty()) << log;
+    EXPECT_NE(causes[0].fix.front().find("gcc-11"), std::string::npos) << causes[0].fix.front();
+  }
+  // A host-compiler warning that stops nothing is not that cause.
+  for (const auto& c : explain_by_signatures(
+           "nvcc warning : The -std=c++17 flag is not supported with the configured host "
+           "compiler. Flag will be ignored.\n"))
+    EXPECT_NE(c.id, "cuda.host_compiler_unsupported");
 }
 
 // A version with PyTorch's +cpu local tag, in whatever line prints it, is a build without CUDA.
