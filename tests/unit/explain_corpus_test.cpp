@@ -335,16 +335,25 @@ TEST(ExplainCorpus, AccuracyOnDevAndHeldOut) {
   // allocation of exabytes): 80.3 %/92.5 % and 73.2 %/88.3 %. Ordering nvcc's `also` by the dev
   // threads would put the dropped architecture first there (the rule above already names it
   // where it holds): dev top three -2, held-out -1, so it stays last.
-  EXPECT_GE(scores["dev"].share(scores["dev"].top1), 0.80) << misses;
+  // modprobe's "could not insert 'nvidia': No such device" outranks "no CUDA-capable device" in
+  // the same log (the module found no GPU to drive): dev +1. Round thirty-seven (33 cases:
+  // machines without an NVIDIA GPU, shadowed copies, version mismatches in less common tools,
+  // the driver layer, conflicting packages, Chinese and Japanese threads; 7 of its 10 held-out
+  // right blind, 8 in the top three): 79.7 %/92.3 % and 73.2 %/88.2 %. Signatures from its dev
+  // part (an Apple silicon name marks a Mac, where Docker has no NVIDIA GPU either; OpenCV's
+  // cuDNN version check; an operator with no CUDA kernel; torch's _init_names from two
+  // installations; NCCL symbols undefined at link time): 80.0 %/92.4 % and 73.3 %/88.2 %. The
+  // dev top-1 share is 79.97 %: its floor is 0.79 from here (the count floors all rose).
+  EXPECT_GE(scores["dev"].share(scores["dev"].top1), 0.79) << misses;
   EXPECT_GE(scores["dev"].share(scores["dev"].top3), 0.92);
   EXPECT_GE(scores["heldout"].share(scores["heldout"].top1), 0.72);
   EXPECT_GE(scores["heldout"].share(scores["heldout"].top3), 0.88);
   // A share falls when hard cases join; the count of cases right never may: a signature change
   // that loses a case that passed fails here even when new cases hide it in the share.
-  EXPECT_GE(scores["dev"].top1, 1532u) << misses;
-  EXPECT_GE(scores["dev"].top3, 1765u);
-  EXPECT_GE(scores["heldout"].top1, 695u);
-  EXPECT_GE(scores["heldout"].top3, 838u);
+  EXPECT_GE(scores["dev"].top1, 1545u) << misses;
+  EXPECT_GE(scores["dev"].top3, 1785u);
+  EXPECT_GE(scores["heldout"].top1, 703u);
+  EXPECT_GE(scores["heldout"].top3, 846u);
 }
 
 // What a log does not say is left out of its explanation, not written as "unknown" (the version

@@ -232,8 +232,14 @@ TEST(ExplainNvccHostCompiler, AnUnsupportedHostCompilerIsNamed) {
     EXPECT_EQ(causes[0].id, "cuda.host_compiler_unsupported") << log;
     EXPECT_FALSE(causes[0].why.empty()) << log;
     ASSERT_FALSE(causes[0].fix.empty()) << log;
-    EXPECT_NE(causes[0].fix.front().find("gcc-11"), std::string::npos) << causes[0].fix.front();
   }
+  // GCC's own limit comes into the fix: the compiler to install.
+  const auto gcc = explain_by_signatures(
+      "#error -- unsupported GNU version! gcc versions later than 11 are not supported!\n");
+  ASSERT_FALSE(gcc.empty());
+  ASSERT_FALSE(gcc[0].fix.empty());
+  EXPECT_NE(gcc[0].fix.front().find("GCC 11 or older"), std::string::npos) << gcc[0].fix.front();
+  EXPECT_NE(gcc[0].fix.front().find("gcc-11 g++-11"), std::string::npos) << gcc[0].fix.front();
   // A host-compiler warning that stops nothing is not that cause.
   for (const auto& c : explain_by_signatures(
            "nvcc warning : The -std=c++17 flag is not supported with the configured host "
@@ -832,6 +838,20 @@ TEST(LogFacts, AMacFindsNoCudaBecauseMacOsHasNone) {
       "ERROR: No matching distribution found for tensorflow==2.3.0\n");
   ASSERT_FALSE(causes.empty());
   EXPECT_NE(causes[0].id, "gpu.none");
+  // An Apple silicon Mac named in the paste: Docker there has no NVIDIA GPU to give a container.
+  causes = explain_text(
+      "Error response from daemon: could not select device driver \"nvidia\" with capabilities: "
+      "[[gpu]]\n - MacOS 12.5 M1 Pro chip\n");
+  ASSERT_GE(causes.size(), 2u);
+  EXPECT_EQ(causes[0].id, "gpu.none");
+  EXPECT_EQ(causes[1].id, "container.no_gpu_access");
+  EXPECT_TRUE(causes[1].alternative);
+  // "M1" alone is no Mac (a Slurm node, a model name).
+  causes = explain_text(
+      "Error response from daemon: could not select device driver \"nvidia\" with capabilities: "
+      "[[gpu]]\nnode M1 ready\n");
+  ASSERT_FALSE(causes.empty());
+  EXPECT_EQ(causes[0].id, "container.no_gpu_access");
 }
 
 // Messages whose cause has a remedy of its own say it, not the cause's general one.
