@@ -344,16 +344,21 @@ TEST(ExplainCorpus, AccuracyOnDevAndHeldOut) {
   // cuDNN version check; an operator with no CUDA kernel; torch's _init_names from two
   // installations; NCCL symbols undefined at link time): 80.0 %/92.4 % and 73.3 %/88.2 %. The
   // dev top-1 share is 79.97 %: its floor is 0.79 from here (the count floors all rose).
+  // Round thirty-eight (33 cases: Japanese projects, non-Python CUDA stacks, video and graphics
+  // tools, scientific codes, GPU compute apps; 7 of its 14 held-out right blind, 8 in the top
+  // three) took the held-out top-3 share under 88 %: 79.9 %/92.4 % and 73.0 %/88.0 % (87.98 %),
+  // so that floor is 0.87 again. Signatures from its dev part (a binary not compiled for the GPU
+  // architecture, a CPU build's "requires CUDA, which is not available"): 80.0 %/92.4 %.
   EXPECT_GE(scores["dev"].share(scores["dev"].top1), 0.79) << misses;
   EXPECT_GE(scores["dev"].share(scores["dev"].top3), 0.92);
   EXPECT_GE(scores["heldout"].share(scores["heldout"].top1), 0.72);
-  EXPECT_GE(scores["heldout"].share(scores["heldout"].top3), 0.88);
+  EXPECT_GE(scores["heldout"].share(scores["heldout"].top3), 0.87);
   // A share falls when hard cases join; the count of cases right never may: a signature change
   // that loses a case that passed fails here even when new cases hide it in the share.
-  EXPECT_GE(scores["dev"].top1, 1545u) << misses;
-  EXPECT_GE(scores["dev"].top3, 1785u);
-  EXPECT_GE(scores["heldout"].top1, 703u);
-  EXPECT_GE(scores["heldout"].top3, 846u);
+  EXPECT_GE(scores["dev"].top1, 1558u) << misses;
+  EXPECT_GE(scores["dev"].top3, 1800u);
+  EXPECT_GE(scores["heldout"].top1, 710u);
+  EXPECT_GE(scores["heldout"].top3, 856u);
 }
 
 // What a log does not say is left out of its explanation, not written as "unknown" (the version
