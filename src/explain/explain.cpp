@@ -273,10 +273,12 @@ void name_architectures_of_the_past(std::vector<Cause>& causes, const kb::Kb& kb
     const bool last_known = range && !range->dropped_in.empty() && version::is_dotted(range->to) &&
                             version::compare(version::major(range->to), previous) < 0;
     if (!last_known && !below_every_toolkit_since(kb, cc, previous)) continue;
+    // The rule goes first among the signatures: the JSON says what named the cause, and the
+    // message names the last toolkit where one is known.
     c.id = "cuda.toolkit_dropped_arch";
-    if (!last_known) continue;
-    c.signatures.insert(c.signatures.begin(), "nvcc_arch_of_the_past");
-    c.captures.emplace("until", range->to);
+    c.signatures.insert(c.signatures.begin(),
+                        last_known ? "nvcc_arch_of_the_past" : "nvcc_arch_dropped");
+    if (last_known) c.captures.emplace("until", range->to);
   }
 }
 

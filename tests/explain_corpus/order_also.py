@@ -24,7 +24,7 @@ MIN_CASES = 3
 MIN_COUNT = 2
 
 
-def dev_resolutions(dump_path):
+def dev_resolutions(dump_path, signature_ids):
     counts = collections.defaultdict(collections.Counter)
     with open(dump_path, encoding="utf-8") as dump:
         for line in dump:
@@ -33,7 +33,11 @@ def dev_resolutions(dump_path):
                 continue
             named = set()
             for cause in case.get("causes", []):
-                if not cause["alternative"] and not cause["similar"]:
+                if cause["alternative"] or cause["similar"] or not cause["signatures"]:
+                    continue
+                # A cause a rule of explain renamed (its name first, no row of the table) is the
+                # rule's, not its signatures': their `also` is for the cases the rule leaves.
+                if cause["signatures"][0] in signature_ids:
                     named.update(cause["signatures"])
             for signature in named:
                 counts[signature][case["primary"]] += 1
@@ -52,12 +56,12 @@ def uncommented_csv(path):
 def main():
     if len(sys.argv) < 2:
         sys.exit(__doc__)
-    counts = dev_resolutions(sys.argv[1])
     _, taxonomy_rows = uncommented_csv(TAXONOMY)
     causes = {row[0] for row in taxonomy_rows[1:]} - {"other"}
     comments, rows = uncommented_csv(SIGNATURES)
     header = rows[0]
     col_id, col_cause, col_also = (header.index(c) for c in ("id", "cause", "also"))
+    counts = dev_resolutions(sys.argv[1], {row[col_id] for row in rows[1:]})
     changed = 0
     for row in rows[1:]:
         seen = counts.get(row[col_id])

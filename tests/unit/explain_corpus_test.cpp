@@ -332,9 +332,9 @@ TEST(ExplainCorpus, AccuracyOnDevAndHeldOut) {
   // Round thirty-six (33 cases, from the leads earlier rounds could not resolve; 3 of its 7
   // held-out right blind, 4 in the top three): 80.1 %/92.3 % and 73.2 %/88.3 %. Signatures from
   // its dev part (cudaDeviceGetDefaultMemPool refused, faiss' GPU index past the devices, an
-  // allocation of exabytes): 80.3 %/92.5 % and 73.2 %/88.3 %. Ordering nvcc's `also` by the dev
-  // threads would put the dropped architecture first there (the rule above already names it
-  // where it holds): dev top three -2, held-out -1, so it stays last.
+  // allocation of exabytes): 80.3 %/92.5 % and 73.2 %/88.3 %. order_also.py counted the cases
+  // the rule above renames towards nvcc's `also`, which put the dropped architecture first there
+  // (dev top three -2, held-out -1); it now leaves a rule's cases out, and the order stays.
   // modprobe's "could not insert 'nvidia': No such device" outranks "no CUDA-capable device" in
   // the same log (the module found no GPU to drive): dev +1. Round thirty-seven (33 cases:
   // machines without an NVIDIA GPU, shadowed copies, version mismatches in less common tools,

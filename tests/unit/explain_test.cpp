@@ -203,6 +203,15 @@ TEST(ExplainNvccArchitectures, AnArchitectureOfThePastIsNamedWithItsLastToolkit)
     EXPECT_EQ(causes[0].captures.at("until"), until) << log;
     EXPECT_NE(causes[0].why.find(std::string("CUDA ") + until), std::string::npos) << causes[0].why;
   }
+  // Below every toolkit of the last two majors, where the table does not know the last one that
+  // built it (CUDA 8.0's top architecture is unconfirmed): still dropped, and no "unknown".
+  auto fermi = explain_text("nvcc fatal   : Unsupported gpu architecture 'compute_20'\n");
+  ASSERT_FALSE(fermi.empty());
+  EXPECT_EQ(fermi[0].id, "cuda.toolkit_dropped_arch");
+  EXPECT_EQ(fermi[0].signatures.front(), "nvcc_arch_dropped");
+  EXPECT_FALSE(fermi[0].captures.contains("until"));
+  EXPECT_NE(fermi[0].why.find("compute capability 2.0"), std::string::npos) << fermi[0].why;
+  EXPECT_EQ(fermi[0].why.find("unknown"), std::string::npos) << fermi[0].why;
   for (const char* arch : {"compute_61", "compute_89", "compute_120"}) {
     const auto causes =
         explain_text(std::string("nvcc fatal   : Unsupported gpu architecture '") + arch + "'\n");
