@@ -1,4 +1,5 @@
-// CUDA-layer checks over the toolkit facts: which toolkit wins on the search paths.
+// CUDA-layer checks over the toolkit facts: which toolkit wins on the search paths, and whether
+// its nvcc takes the host compiler it would be given.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -137,6 +138,106 @@ Result<bool> check_cuda_path_order(const CheckContext& context, std::vector<Find
                      placed(f, f.env.ld_library_path,
                             {"lib64", "lib", "targets/x86_64-linux/lib", "targets/sbsa-linux/lib"}),
                      "LD_LIBRARY_PATH", "cuda.path_order.title.ld_library_path");
+}
+
+namespace {
+
+// Whether a GCC version passes a host_config.h limit: "13.2.0" is later than "12", "5.4.0" than
+// "5.3"; compared in the limit's parts only.
+bool later_than(const std::string& gcc, const std::string& limit) {
+  const auto limit_parts = text::split(limit, '.');
+  auto gcc_parts = text::split(gcc, '.');
+  if (gcc_parts.size() > limit_parts.size()) gcc_parts.resize(limit_parts.size());
+  return version::compare(text::join(gcc_parts, "."), limit) > 0;
+}
+
+// The toolkits a build uses: the one whose nvcc is first on PATH, else those CUDA_HOME and its
+// siblings name (PyTorch's extension builds take CUDA_HOME), else the only one with a limit.
+std::vector<const CudaToolkitFact*> building_toolkits(const Facts& f) {
+  std::vector<const CudaToolkitFact*> out;
+  for (const auto& t : f.cuda_toolkits)
+    if (t.compiles && t.host_gcc_max) out.push_back(&t);
+  if (!out.empty()) return out;
+  for (const auto& t : f.cuda_toolkits) {
+    const bool named =
+        t.source == "CUDA_HOME" || t.source == "CUDA_PATH" || t.source == "CUDA_ROOT";
+    if (named && t.host_gcc_max) out.push_back(&t);
+  }
+  if (!out.empty()) return out;
+  for (const auto& t : f.cuda_toolkits)
+    if (t.host_gcc_max) out.push_back(&t);
+  if (out.size() > 1) out.clear();
+  return out;
+}
+
+// The newest of the other installed GCCs the toolkit takes.
+std::optional<std::string> accepted_other(const HostCompilerFact& compiler,
+                                          const std::string& limit) {
+  std::optional<std::string> best;
+  for (const auto& major : compiler.other_gcc) {
+    if (!later_than(major, limit)) best = major;
+  }
+  return best;
+}
+
+}  // namespace
+
+// nvcc refuses a GCC newer than its toolkit's include/crt/host_config.h allows (#error --
+// unsupported GNU version!): every CUDA extension build on the machine fails before compiling.
+Result<bool> check_host_compiler(const CheckContext& context, std::vector<Finding>& findings) {
+  const Facts& f = context.facts();
+  if (f.host_compilers.empty()) return true;
+  const HostCompilerFact& own = f.host_compilers.front();
+  if (own.source != "NVCC_CCBIN" && own.source != "PATH") return true;
+  if (own.family != "gcc" || !own.version) return true;
+  for (const CudaToolkitFact* toolkit : building_toolkits(f)) {
+    const std::string& limit = *toolkit->host_gcc_max;
+    if (!later_than(*own.version, limit)) continue;
+    // A build that hands nvcc CC's or CUDAHOSTCXX's compiler, where that one is accepted, works.
+    std::vector<const HostCompilerFact*> handed;
+    for (size_t i = 1; i < f.host_compilers.size(); ++i) {
+      const auto& other = f.host_compilers[i];
+      if (other.family == "gcc" && other.version && !later_than(*other.version, limit)) {
+        handed.push_back(&other);
+      }
+    }
+    const std::string name = toolkit->version ? "CUDA " + *toolkit->version : toolkit->root;
+    const kb::MessageArgs args = {{"toolkit", name},
+                                  {"limit", limit},
+                                  {"gcc", *own.version},
+                                  {"path", own.path},
+                                  {"real_path", own.real_path},
+                                  {"root", toolkit->root}};
+    auto finding = context.finding("cuda.host_compiler_unsupported",
+                                   handed.empty() ? Severity::warning : Severity::info,
+                                   handed.empty() ? "cuda.host_compiler_unsupported.title"
+                                                  : "cuda.host_compiler_unsupported.title.handed",
+                                   args);
+    if (!finding) return finding.error();
+    finding->evidence.push_back(context.text("cuda.host_compiler_unsupported.limit", args));
+    finding->evidence.push_back(context.text(own.source == "NVCC_CCBIN"
+                                                 ? "cuda.host_compiler_unsupported.ccbin"
+                                                 : "cuda.host_compiler_unsupported.default",
+                                             args));
+    for (const auto* other : handed) {
+      finding->evidence.push_back(
+          context.text("cuda.host_compiler_unsupported.handed." + other->source,
+                       {{"path", other->path}, {"gcc", *other->version}}));
+    }
+    if (const auto installed = accepted_other(own, limit)) {
+      finding->fix.push_back(context.text("cuda.host_compiler_unsupported.fix.installed",
+                                          {{"n", *installed}, {"toolkit", name}}));
+    } else {
+      finding->fix.push_back(context.text("cuda.host_compiler_unsupported.fix.install", args));
+    }
+    finding->fix.push_back(context.text("cuda.host_compiler_unsupported.fix.toolkit", args));
+    finding->details = {{"toolkit_root", toolkit->root},
+                        {"gcc_max", limit},
+                        {"gcc", *own.version},
+                        {"compiler", own.path}};
+    findings.push_back(std::move(*finding));
+  }
+  return true;
 }
 
 }  // namespace gpuvet::checks

@@ -103,7 +103,16 @@ struct JsonFields<CudaToolkitFact> {
       json_field("source", &T::source), json_field("libraries", &T::libraries),
       json_field("libdevice", &T::libdevice), json_field("ptxas", &T::ptxas),
       json_field("ptxas_version", &T::ptxas_version), json_field("compiles", &T::compiles),
-      json_field("loads", &T::loads));
+      json_field("loads", &T::loads), json_field("host_gcc_max", &T::host_gcc_max));
+};
+
+template <>
+struct JsonFields<HostCompilerFact> {
+  using T = HostCompilerFact;
+  static constexpr auto fields =
+      std::make_tuple(json_field("path", &T::path), json_field("real_path", &T::real_path),
+                      json_field("source", &T::source), json_field("family", &T::family),
+                      json_field("version", &T::version), json_field("other_gcc", &T::other_gcc));
 };
 
 template <>
@@ -190,12 +199,12 @@ struct JsonFields<PythonEnvFact> {
 template <>
 struct JsonFields<Facts> {
   using T = Facts;
-  static constexpr auto fields =
-      std::make_tuple(json_field("os", &T::os), json_field("env", &T::env),
-                      json_field("hardware", &T::hardware), json_field("driver", &T::driver),
-                      json_field("gpus", &T::gpus), json_field("cuda_toolkits", &T::cuda_toolkits),
-                      json_field("nvcc", &T::nvcc), json_field("libraries", &T::libraries),
-                      json_field("cudnn", &T::cudnn), json_field("python_envs", &T::python_envs));
+  static constexpr auto fields = std::make_tuple(
+      json_field("os", &T::os), json_field("env", &T::env), json_field("hardware", &T::hardware),
+      json_field("driver", &T::driver), json_field("gpus", &T::gpus),
+      json_field("cuda_toolkits", &T::cuda_toolkits), json_field("nvcc", &T::nvcc),
+      json_field("host_compilers", &T::host_compilers), json_field("libraries", &T::libraries),
+      json_field("cudnn", &T::cudnn), json_field("python_envs", &T::python_envs));
 };
 
 }  // namespace gpuvet

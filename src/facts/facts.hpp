@@ -143,6 +143,9 @@ struct CudaToolkitFact {
   std::optional<std::string> ptxas_version;  // what `ptxas --version` says
   bool compiles = false;                     // its nvcc is the first on PATH: the one a shell runs
   bool loads = false;  // its libcudart is the one the dynamic loader opens by soname
+  // The newest GCC its nvcc takes as host compiler, from include/crt/host_config.h's
+  // "gcc versions later than 12 are not supported": "12" (CUDA 8-era headers may say "5.3").
+  std::optional<std::string> host_gcc_max;
 };
 
 struct CudnnFact {
@@ -244,6 +247,19 @@ struct PythonEnvFact {
   std::vector<FrameworkFact> frameworks;
 };
 
+// A C++ compiler nvcc may run for host code on Linux. nvcc's own choice is NVCC_CCBIN's, else
+// the first gcc on PATH (what nvcc -dryrun shows it calling); builds may hand it another as
+// -ccbin: PyTorch's extension builds pass CC, CMake passes CUDAHOSTCXX.
+struct HostCompilerFact {
+  std::string path;                    // the program as found
+  std::string real_path;               // links followed
+  std::string source;                  // NVCC_CCBIN | PATH | CC | CUDAHOSTCXX
+  std::string family;                  // gcc | clang | other (NVHPC's nvc++, Intel's icpx ...)
+  std::optional<std::string> version;  // `gcc -dumpversion` ("12", "6.3.0"), else gcc-N's N
+  // Other GCC majors installed beside it as gcc-N in the PATH's directories, ascending.
+  std::vector<std::string> other_gcc;
+};
+
 struct Facts {
   OsFacts os;
   EnvFacts env;
@@ -252,6 +268,8 @@ struct Facts {
   std::vector<GpuFact> gpus;
   std::vector<CudaToolkitFact> cuda_toolkits;
   std::optional<std::string> nvcc;  // the first nvcc on PATH, links followed
+  // nvcc's own host compiler first (NVCC_CCBIN or PATH), then CC's and CUDAHOSTCXX's when set.
+  std::vector<HostCompilerFact> host_compilers;
   std::vector<LibraryFact> libraries;
   std::vector<CudnnFact> cudnn;
   std::vector<PythonEnvFact> python_envs;

@@ -11,6 +11,7 @@ const std::vector<Probe>& all_probes() {
       {"gpu_driver", probe_gpu_driver},
       {"python_envs", probe_python_envs},
       {"libraries", probe_libraries},
+      {"host_compiler", probe_host_compiler},
   };
   return probes;
 }

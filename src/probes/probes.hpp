@@ -48,6 +48,12 @@ void probe_cudnn(const sys::System& system, const kb::Kb& kb, Facts& facts);
 // cuDNN copies that conda packages and NVIDIA wheels bring to cuda_toolkits and cudnn.
 void probe_python_envs(const sys::System& system, const kb::Kb& kb, Facts& facts);
 void probe_libraries(const sys::System& system, const kb::Kb& kb, Facts& facts);
+// The host compiler nvcc runs on Linux and each toolkit's newest GCC (host_compiler_probe.cpp);
+// after python_envs, whose conda and pip toolkits carry a host_config.h too.
+void probe_host_compiler(const sys::System& system, const kb::Kb& kb, Facts& facts);
+// The newest GCC a toolkit's include/crt/host_config.h lets nvcc use: "15" from "#error --
+// unsupported GNU version! gcc versions later than 15 are not supported!".
+std::optional<std::string> host_config_gcc_max(std::string_view header);
 
 // The integer value of `#define NAME <digits>` in a C header, if it has one.
 std::optional<long> header_define(std::string_view text, std::string_view name);

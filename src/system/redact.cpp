@@ -55,12 +55,15 @@ constexpr std::array kKeptNames = {"PATH",
                                    "GPU_DEVICE_ORDINAL",
                                    "ROCR_VISIBLE_DEVICES",
                                    "HIP_VISIBLE_DEVICES",
-                                   "KUBERNETES_SERVICE_HOST"};
+                                   "KUBERNETES_SERVICE_HOST",
+                                   "CC",
+                                   "CXX",
+                                   "CUDAHOSTCXX"};
 
 // Families of variables that configure the GPU stack and the frameworks.
-constexpr std::array kKeptPrefixes = {"CUDA_",  "CUDNN_", "NVIDIA_",  "NCCL_",  "TF_",
-                                      "XLA_",   "JAX_",   "PYTORCH_", "TORCH_", "CUPY_",
-                                      "CONDA_", "MAMBA_", "PYENV",    "PIPX_",  "FLAGS_"};
+constexpr std::array kKeptPrefixes = {"CUDA_", "CUDNN_",   "NVIDIA_", "NCCL_", "TF_",    "XLA_",
+                                      "JAX_",  "PYTORCH_", "TORCH_",  "CUPY_", "CONDA_", "MAMBA_",
+                                      "PYENV", "PIPX_",    "FLAGS_",  "NVCC_"};
 
 // Even inside a kept family, a name that says it holds a credential is redacted.
 constexpr std::array kSecretWords = {"KEY",  "TOKEN",  "SECRET",  "PASSWORD", "PASSWD",    "CRED",
