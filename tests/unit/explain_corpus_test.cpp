@@ -349,16 +349,20 @@ TEST(ExplainCorpus, AccuracyOnDevAndHeldOut) {
   // three) took the held-out top-3 share under 88 %: 79.9 %/92.4 % and 73.0 %/88.0 % (87.98 %),
   // so that floor is 0.87 again. Signatures from its dev part (a binary not compiled for the GPU
   // architecture, a CPU build's "requires CUDA, which is not available"): 80.0 %/92.4 %.
+  // Round thirty-nine (`RA`–`RH`, 32 cases; 6 of its 8 scored held-out right blind, 6 in the top
+  // three): 80.1 %/92.5 % and 73.0 %/87.7 %. Its dev cases retrain the classifier: four older
+  // held-out cases moved down (D023, F016, JA011 out of the top three; HA012 to second) and
+  // one up (DB002 first). No signature from its dev part: its two dev misses are in the top three.
   EXPECT_GE(scores["dev"].share(scores["dev"].top1), 0.79) << misses;
   EXPECT_GE(scores["dev"].share(scores["dev"].top3), 0.92);
   EXPECT_GE(scores["heldout"].share(scores["heldout"].top1), 0.72);
   EXPECT_GE(scores["heldout"].share(scores["heldout"].top3), 0.87);
   // A share falls when hard cases join; the count of cases right never may: a signature change
   // that loses a case that passed fails here even when new cases hide it in the share.
-  EXPECT_GE(scores["dev"].top1, 1558u) << misses;
-  EXPECT_GE(scores["dev"].top3, 1800u);
-  EXPECT_GE(scores["heldout"].top1, 710u);
-  EXPECT_GE(scores["heldout"].top3, 856u);
+  EXPECT_GE(scores["dev"].top1, 1574u) << misses;
+  EXPECT_GE(scores["dev"].top3, 1817u);
+  EXPECT_GE(scores["heldout"].top1, 716u);
+  EXPECT_GE(scores["heldout"].top3, 860u);
 }
 
 // What a log does not say is left out of its explanation, not written as "unknown" (the version
