@@ -481,16 +481,21 @@ bool Collector::on_line(size_t line_number, std::string_view line) {
 
 void Collector::keep_for_similar(std::string_view line) {
   text_bytes_ += line.size() + 1;
-  if (text_bytes_ <= kShortLogBytes) short_text_.append(line).push_back('\n');
+  if (text_bytes_ <= kShortLogBytes) {
+    short_text_.append(line).push_back('\n');
+    if (names_gpu_stack(line)) gpu_text_.append(line).push_back('\n');
+  }
   if (error_text_.size() + line.size() < kMaxErrorTextBytes && is_error_line(line))
     error_text_.append(line).push_back('\n');
 }
 
 void Collector::add_similar(std::vector<Cause>& causes) const {
-  // A short log without an error line (a paste of "False" after is_available()) is compared
-  // whole, but then only a close neighbour is worth naming.
+  // A short log without an error line (a paste of "False" after is_available()) is compared by
+  // its lines that name the GPU stack (whole when none does: the program's other output would
+  // only blur it), but then only a close neighbour is worth naming.
   const bool whole = error_text_.empty() && text_bytes_ <= kShortLogBytes;
-  const auto votes = similar_->vote(whole ? short_text_ : error_text_,
+  const std::string& short_text = gpu_text_.empty() ? short_text_ : gpu_text_;
+  const auto votes = similar_->vote(whole ? short_text : error_text_,
                                     whole ? kShortLogMinSimilarity : 0.0, exclude_url_);
   size_t added = 0;
   for (const auto& v : votes) {

@@ -109,6 +109,7 @@ class Collector {
   std::string exclude_url_;
   std::string error_text_;  // the error lines, up to kMaxErrorTextBytes
   std::string short_text_;  // every line, while the log is short (kShortLogBytes)
+  std::string gpu_text_;    // of those, the lines that name the GPU stack
   size_t text_bytes_ = 0;
   void keep_for_similar(std::string_view line);
   void add_similar(std::vector<Cause>& causes) const;

@@ -138,15 +138,27 @@ std::vector<std::string> similarity_terms(std::string_view text) {
   return terms;
 }
 
+bool names_gpu_stack(std::string_view line) {
+  static constexpr std::string_view kGpuStackWords[] = {
+      "cuda", "cudnn", "cublas", "nvrtc", "nvcc", "ptxas", "nvidia", "gpu", "driver", "device",
+      "nccl", "tensorrt", "nvinfer", "sm_", "capabilit", ".dll", ".so", "cpu", "fp16", "bf16",
+      // 显卡 (graphics card), 显存 (graphics memory).
+      "\xE6\x98\xBE\xE5\x8D\xA1", "\xE6\x98\xBE\xE5\xAD\x98"};
+  std::string lower(line);
+  std::transform(lower.begin(), lower.end(), lower.begin(), lower_ascii);
+  return std::any_of(std::begin(kGpuStackWords), std::end(kGpuStackWords),
+                     [&](std::string_view word) { return lower.find(word) != std::string::npos; });
+}
+
 bool is_error_line(std::string_view line) {
   // What reports a problem in the words the corpus' logs use; Chinese as its threads write it.
   static constexpr std::string_view kMarkers[] = {
       "error", "fail", "cannot", "can't", "can\xE2\x80\x99t", "couldn't", "couldn\xE2\x80\x99t",
-      "could not", "unable", "not found", "no such", "exception", "fatal", "invalid", "denied",
-      "not available", "not supported", "unsupported", "not compatible", "incompatible", "mismatch",
-      "missing", "no cuda", "no gpu", "no device", "not enough", "out of memory", "abort", "crash",
-      "segmentation", "killed", "timed out", "timeout", "refused", "warning", "not detected",
-      "not recognized", "unknown", "undefined",
+      "could not", "unable", "not found", "no such", "fatal", "invalid", "denied", "not available",
+      "not supported", "unsupported", "not compatible", "incompatible", "mismatch", "missing",
+      "no cuda", "no gpu", "no device", "not enough", "out of memory", "abort", "crash",
+      "segmentation", "killed", "timed out", "timeout", "refused", "not detected", "not recognized",
+      "unknown", "undefined",
       // 错误 (error), 失败 (failed), 无法 (cannot), 找不到 and 未找到 (not found), 不支持 (not
       // supported), 没有 (there is no), 异常 (exception), 报错 (reports an error).
       "\xE9\x94\x99\xE8\xAF\xAF", "\xE5\xA4\xB1\xE8\xB4\xA5", "\xE6\x97\xA0\xE6\xB3\x95",
@@ -158,7 +170,16 @@ bool is_error_line(std::string_view line) {
   const auto in_line = [&](std::string_view marker) {
     return lower.find(marker) != std::string::npos;
   };
-  return std::any_of(std::begin(kMarkers), std::end(kMarkers), in_line);
+  if (std::any_of(std::begin(kMarkers), std::end(kMarkers), in_line)) return true;
+  const size_t exception = lower.find("exception");
+  const bool ignored_exception =
+      exception != std::string::npos && lower.compare(exception, 17, "exception ignored") == 0;
+  if (exception != std::string::npos && !ignored_exception) return true;
+  if (!ignored_exception && !in_line("warning")) return false;
+  // A warning, or Python's "Exception ignored in" at exit, is a problem of the GPU stack only
+  // when it names a part of it: a program's output is full of deprecation and dependency
+  // warnings that would otherwise drown the error in the comparison with reported cases.
+  return names_gpu_stack(line);
 }
 
 std::string similarity_text(std::string_view log) {

@@ -71,9 +71,13 @@ std::vector<std::string> similarity_terms(std::string_view text);
 // A line that reports something wrong: an error, a failure, something missing or unsupported,
 // in English or Chinese. Only those lines vote, so a healthy training log resembles nothing.
 bool is_error_line(std::string_view line);
+// A line that names a part of the GPU stack (CUDA, a driver, a device, a GPU library, the CPU a
+// build fell back to). A warning counts as an error line only with one of these words.
+bool names_gpu_stack(std::string_view line);
 
 // What a whole log is compared and classified by: its error lines (the first 64 KiB of them), or
-// all of a short log without any, as Collector keeps them while it reads. A short log whose text
+// in a short log without any, the lines that name the GPU stack (all of it when none does), as
+// Collector keeps them while it reads. A short log whose text
 // this returns whole needs a neighbour kShortLogMinSimilarity near.
 std::string similarity_text(std::string_view log);
 

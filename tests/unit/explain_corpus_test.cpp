@@ -117,7 +117,13 @@ void dump_case(const nlohmann::json& row, const std::vector<Cause>& causes) {
   }
   const std::string log = text_of(row, "log");
   const std::string compared = similarity_text(log);
-  const bool short_whole = compared == log && log.size() <= kShortLogBytes;
+  bool any_error_line = false;
+  for (size_t pos = 0; pos <= log.size() && !any_error_line;) {
+    const size_t end = std::min(log.find('\n', pos), log.size());
+    any_error_line = is_error_line(std::string_view(log).substr(pos, end - pos));
+    pos = end + 1;
+  }
+  const bool short_whole = !any_error_line && log.size() <= kShortLogBytes;
   for (const auto& v : reported_cases_for(row).vote(
            compared, short_whole ? kShortLogMinSimilarity : 0.0, text_of(row, "url"))) {
     line["vote"].push_back({{"cause", v.cause},
@@ -131,7 +137,27 @@ void dump_case(const nlohmann::json& row, const std::vector<Cause>& causes) {
 struct Score {
   size_t total = 0, top1 = 0, top3 = 0;
   double share(size_t n) const { return total ? static_cast<double>(n) / total : 0.0; }
+  // Counts one case; whether its first cause is one it wants.
+  bool add(const std::vector<Cause>& causes, const std::set<std::string>& wanted) {
+    ++total;
+    const bool first = !causes.empty() && wanted.count(causes[0].id);
+    bool in_three = false;
+    for (size_t i = 0; i < std::min<size_t>(3, causes.size()); ++i)
+      in_three = in_three || wanted.count(causes[i].id);
+    top1 += first;
+    top3 += in_three;
+    return first;
+  }
 };
+
+// The causes a case counts as right: its primary, and its secondary where the taxonomy has it.
+std::set<std::string> wanted_of(const nlohmann::json& row) {
+  std::set<std::string> wanted = {text_of(row, "primary")};
+  if (const std::string second = text_of(row, "secondary"); taxonomy().count(second)) {
+    wanted.insert(second);
+  }
+  return wanted;
+}
 
 TEST(ExplainCorpus, AccuracyOnDevAndHeldOut) {
   std::map<std::string, Score> scores;
@@ -139,19 +165,8 @@ TEST(ExplainCorpus, AccuracyOnDevAndHeldOut) {
   for (const auto& row : corpus()) {
     const std::string primary = text_of(row, "primary");
     if (!taxonomy().count(primary)) continue;  // a cause the taxonomy does not have yet
-    std::set<std::string> wanted = {primary};
-    if (const std::string second = text_of(row, "secondary"); taxonomy().count(second)) {
-      wanted.insert(second);
-    }
     const auto causes = explain_case(row);
-    Score& s = scores[text_of(row, "split")];
-    ++s.total;
-    const bool first = !causes.empty() && wanted.count(causes[0].id);
-    bool in_three = false;
-    for (size_t i = 0; i < std::min<size_t>(3, causes.size()); ++i)
-      in_three = in_three || wanted.count(causes[i].id);
-    s.top1 += first;
-    s.top3 += in_three;
+    const bool first = scores[text_of(row, "split")].add(causes, wanted_of(row));
     dump_case(row, causes);
     if (!first && text_of(row, "split") == "dev") {
       misses += "  " + text_of(row, "id") + " wants " + primary + ", got " +
@@ -353,6 +368,9 @@ TEST(ExplainCorpus, AccuracyOnDevAndHeldOut) {
   // three): 80.1 %/92.5 % and 73.0 %/87.7 %. Its dev cases retrain the classifier: four older
   // held-out cases moved down (D023, F016, JA011 out of the top three; HA012 to second) and
   // one up (DB002 first). No signature from its dev part: its two dev misses are in the top three.
+  // A warning line counts as an error line only where it names the GPU stack, and a short log
+  // without error lines is compared by its lines that do (NoiseAroundTheLogKeepsTheAnswer below):
+  // 80.1 %/92.5 % and 73.0 %/88.0 %.
   EXPECT_GE(scores["dev"].share(scores["dev"].top1), 0.79) << misses;
   EXPECT_GE(scores["dev"].share(scores["dev"].top3), 0.92);
   EXPECT_GE(scores["heldout"].share(scores["heldout"].top1), 0.72);
@@ -362,7 +380,64 @@ TEST(ExplainCorpus, AccuracyOnDevAndHeldOut) {
   EXPECT_GE(scores["dev"].top1, 1574u) << misses;
   EXPECT_GE(scores["dev"].top3, 1817u);
   EXPECT_GE(scores["heldout"].top1, 716u);
-  EXPECT_GE(scores["heldout"].top3, 860u);
+  EXPECT_GE(scores["heldout"].top3, 863u);
+}
+
+// A log as users paste it: the error among the program's other output (pip, Python warnings,
+// progress bars), here the lines of tests/explain_corpus/noise_<platform>.txt before and after
+// it. Those lines name no fault of the GPU stack, so the answer should stay the excerpt's; the
+// floors are the counts right on the noisy logs, printed beside the plain ones.
+std::pair<std::string, std::string> noise_for(const std::string& platform) {
+  static const auto read = [](const char* name) {
+    std::ifstream in(std::string(GPUVET_EXPLAIN_CORPUS) + "/" + name);
+    EXPECT_TRUE(in) << name;
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const size_t cut = text.find("--8<--\n");
+    EXPECT_NE(cut, std::string::npos) << name << ": no --8<-- line between before and after";
+    if (cut == std::string::npos) return std::make_pair(text, std::string());
+    return std::make_pair(text.substr(0, cut), text.substr(cut + 7));
+  };
+  static const auto linux_noise = read("noise_linux.txt");
+  static const auto windows_noise = read("noise_windows.txt");
+  return platform == "windows" ? windows_noise : linux_noise;
+}
+
+TEST(ExplainCorpus, NoiseAroundTheLogKeepsTheAnswer) {
+  std::map<std::string, Score> plain, noisy;
+  std::string moved;
+  for (const auto& row : corpus()) {
+    const std::string primary = text_of(row, "primary");
+    if (!taxonomy().count(primary)) continue;
+    const auto [before, after] = noise_for(text_of(row, "platform"));
+    const std::string log = before + text_of(row, "log") + "\n" + after;
+    const auto causes =
+        testing::explain_with(log, std::nullopt, &reported_cases_for(row), text_of(row, "url"));
+    const std::string split = text_of(row, "split");
+    const bool was = plain[split].add(explain_case(row), wanted_of(row));
+    const bool is = noisy[split].add(causes, wanted_of(row));
+    if (was && !is) {
+      moved += "  " + text_of(row, "id") + " " + split + " " + primary + " -> " +
+               (causes.empty() ? std::string("nothing") : causes[0].id) + "\n";
+    }
+  }
+  for (const auto& [split, score] : noisy) {
+    std::printf(
+        "explain corpus %s with noise around: top-1 %zu, top-3 %zu of %zu (plain %zu, %zu)\n",
+        split.c_str(), score.top1, score.top3, score.total, plain[split].top1, plain[split].top3);
+  }
+  std::printf("right first plain, not with noise:\n%s", moved.c_str());
+  // First measured with these lines: dev 1538/1794 and held-out 670/810 of 1965/981 (plain
+  // 1574/1817 and 716/860): Python's deprecation and dependency warnings counted as error lines,
+  // and a short log without one was compared whole, noise and all. A warning now counts only
+  // where it names the GPU stack, and such a log is compared by its lines that do.
+  EXPECT_GE(noisy["dev"].top1, 1570u) << moved;
+  EXPECT_GE(noisy["dev"].top3, 1815u);
+  EXPECT_GE(noisy["heldout"].top1, 714u);
+  EXPECT_GE(noisy["heldout"].top3, 861u);
+  // The noise alone is no error of the GPU stack.
+  const auto [before, after] = noise_for("linux");
+  EXPECT_TRUE(
+      testing::explain_with(before + after, std::nullopt, &SimilarCases::embedded(), "").empty());
 }
 
 // What a log does not say is left out of its explanation, not written as "unknown" (the version

@@ -55,6 +55,20 @@ TEST(IsErrorLine, ProblemsInEnglishAndChineseButNotProgress) {
   EXPECT_FALSE(is_error_line("Successfully installed torch-2.1.0"));
 }
 
+TEST(IsErrorLine, AWarningCountsOnlyWhereItNamesTheGpuStack) {
+  EXPECT_FALSE(is_error_line(
+      "/x/_kmeans.py:870: FutureWarning: The default value of `n_init` will change from 10"));
+  EXPECT_FALSE(is_error_line("  warnings.warn("));
+  EXPECT_FALSE(
+      is_error_line("Exception ignored in: <function _MultiProcessingDataLoaderIter.__del__>"));
+  EXPECT_TRUE(is_error_line("UserWarning: CUDA initialization: The NVIDIA driver is too old"));
+  EXPECT_TRUE(is_error_line("UserWarning: FP16 is not supported on CPU; using FP32 instead"));
+  EXPECT_TRUE(is_error_line("Exception ignored in: 'cuda._lib.ccudart.utils.cudaPythonGlobal'"));
+  EXPECT_TRUE(is_error_line("RuntimeError: CUDA exception: device-side assert"));
+  EXPECT_TRUE(names_gpu_stack("I tensorflow/core/common_runtime/gpu/gpu_device.cc:1900] Created"));
+  EXPECT_FALSE(names_gpu_stack("Epoch 3/10 - 12s - loss: 0.2521"));
+}
+
 constexpr const char* kSmallCorpus =
     R"({"id": "x1", "log": "Unable to init GPU: unknown error", "primary": "device.busy_or_init_failed", "url": "https://example.org/1", "fix": "rebooted", "split": "dev"}
 {"id": "x2", "log": "GPU init failed: unknown error after suspend", "primary": "device.busy_or_init_failed", "url": "https://example.org/2", "fix": "reloaded nvidia_uvm", "split": "dev"}
@@ -180,6 +194,20 @@ TEST(ExplainSimilar, SignaturesRankFirstAndHealthyLogsResembleNothing) {
   EXPECT_TRUE(
       testing::explain_text("Epoch 1/3\nloss: 0.51 - accuracy: 0.83\nSaved model\n").empty());
   EXPECT_TRUE(testing::explain_text("hello world\n").empty());
+}
+
+// A short log without an error line is compared by its lines that name the GPU stack: the
+// program's other output around them changes nothing.
+TEST(ExplainSimilar, AShortLogWithoutErrorLinesIsComparedByItsGpuLines) {
+  const std::string line =
+      "localhost:1:1 [1] NCCL INFO ncclMaxSharedMem 82240 exceeds device/fn maxSharedMem 79856\n";
+  const auto plain = testing::explain_text(line);
+  ASSERT_FALSE(plain.empty());
+  const auto noisy = testing::explain_text(
+      "Collecting numpy>=1.17\nSuccessfully installed numpy-1.24.4\nINFO:root:Loading config\n" +
+      line + "Epoch 1/10\n100%|##########| 50/50 [00:10<00:00,  4.87it/s]\n");
+  ASSERT_FALSE(noisy.empty());
+  EXPECT_EQ(noisy[0].id, plain[0].id);
 }
 
 TEST(ExplainSimilar, TheReportsAreRendered) {
