@@ -483,7 +483,7 @@ void Collector::keep_for_similar(std::string_view line) {
   text_bytes_ += line.size() + 1;
   if (text_bytes_ <= kShortLogBytes) {
     short_text_.append(line).push_back('\n');
-    if (names_gpu_stack(line)) gpu_text_.append(line).push_back('\n');
+    if (names_gpu_stack(line) && !is_tensorflow_info(line)) gpu_text_.append(line).push_back('\n');
   }
   if (error_text_.size() + line.size() < kMaxErrorTextBytes && is_error_line(line))
     error_text_.append(line).push_back('\n');

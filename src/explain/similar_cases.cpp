@@ -150,6 +150,14 @@ bool names_gpu_stack(std::string_view line) {
                      [&](std::string_view word) { return lower.find(word) != std::string::npos; });
 }
 
+bool is_tensorflow_info(std::string_view line) {
+  // "2023-05-10 10:12:01.123456: I tensorflow/core/...": TensorFlow's and XLA's INFO severity.
+  for (const std::string_view source : {" I tensorflow/", " I external/"}) {
+    if (line.find(source) != std::string_view::npos) return true;
+  }
+  return false;
+}
+
 bool is_error_line(std::string_view line) {
   // What reports a problem in the words the corpus' logs use; Chinese as its threads write it.
   static constexpr std::string_view kMarkers[] = {
@@ -170,7 +178,11 @@ bool is_error_line(std::string_view line) {
   const auto in_line = [&](std::string_view marker) {
     return lower.find(marker) != std::string::npos;
   };
-  if (std::any_of(std::begin(kMarkers), std::end(kMarkers), in_line)) return true;
+  // TensorFlow's INFO lines report no fault unless they name the GPU stack: TF 2.x prints
+  // "oneDNN custom operations are on ... round-off errors" on every start.
+  const bool marked = std::any_of(std::begin(kMarkers), std::end(kMarkers), in_line);
+  if (is_tensorflow_info(line)) return marked && names_gpu_stack(line);
+  if (marked) return true;
   const size_t exception = lower.find("exception");
   const bool ignored_exception =
       exception != std::string::npos && lower.compare(exception, 17, "exception ignored") == 0;

@@ -74,6 +74,8 @@ bool is_error_line(std::string_view line);
 // A line that names a part of the GPU stack (CUDA, a driver, a device, a GPU library, the CPU a
 // build fell back to). A warning counts as an error line only with one of these words.
 bool names_gpu_stack(std::string_view line);
+// TensorFlow's or XLA's INFO line ("... I tensorflow/core/platform/cpu_feature_guard.cc:182]").
+bool is_tensorflow_info(std::string_view line);
 
 // What a whole log is compared and classified by: its error lines (the first 64 KiB of them), or
 // in a short log without any, the lines that name the GPU stack (all of it when none does), as

@@ -66,6 +66,18 @@ TEST(IsErrorLine, AWarningCountsOnlyWhereItNamesTheGpuStack) {
   EXPECT_TRUE(is_error_line("Exception ignored in: 'cuda._lib.ccudart.utils.cudaPythonGlobal'"));
   EXPECT_TRUE(is_error_line("RuntimeError: CUDA exception: device-side assert"));
   EXPECT_TRUE(names_gpu_stack("I tensorflow/core/common_runtime/gpu/gpu_device.cc:1900] Created"));
+  // TensorFlow's INFO lines, printed on every start, are no errors unless they name the stack.
+  EXPECT_FALSE(is_error_line(
+      "2023-05-10 10:12:01.123456: I tensorflow/core/util/port.cc:110] oneDNN custom operations "
+      "are on. You may see slightly different numerical results due to floating-point round-off "
+      "errors from different computation orders."));
+  EXPECT_TRUE(
+      is_error_line("2023-05-10 10:12:01.1: I tensorflow/core/common_runtime/gpu/"
+                    "gpu_device.cc:1] Could not identify NUMA node of platform GPU"));
+  EXPECT_TRUE(
+      is_tensorflow_info("2023-05-10 10:12:01.2: I external/xla/xla/service/service.cc:168]"));
+  EXPECT_FALSE(
+      is_tensorflow_info("2023-05-10 10:12:01.2: W tensorflow/core/common_runtime/x.cc:1]"));
   EXPECT_FALSE(names_gpu_stack("Epoch 3/10 - 12s - loss: 0.2521"));
 }
 
