@@ -410,7 +410,7 @@ TEST(ScenarioAdvice, AHostCompilerFixNamesTheGccInstalledElseTheOneToInstall) {
       fixes_of("linux_cc_hands_gcc11_to_extension_builds", "cuda.host_compiler_unsupported");
   EXPECT_TRUE(any_contains(installed, "GCC 11 is installed"))
       << ::testing::PrintToString(installed);
-  EXPECT_TRUE(any_contains(installed, "NVCC_CCBIN=/usr/bin/g++-11"))
+  EXPECT_TRUE(any_contains(installed, "NVCC_CCBIN=/usr/bin/gcc-11"))
       << ::testing::PrintToString(installed);
   const auto missing = fixes_of("linux_gcc13_refused_by_cuda121", "cuda.host_compiler_unsupported");
   EXPECT_TRUE(any_contains(missing, "apt-get install gcc-12 g++-12"))

@@ -170,12 +170,13 @@ std::vector<const CudaToolkitFact*> building_toolkits(const Facts& f) {
   return out;
 }
 
-// The newest of the other installed GCCs the toolkit takes.
-std::optional<std::string> accepted_other(const HostCompilerFact& compiler,
-                                          const std::string& limit) {
-  std::optional<std::string> best;
-  for (const auto& major : compiler.other_gcc) {
-    if (!later_than(major, limit)) best = major;
+// The newest of the other installed GCCs (gcc-N programs) the toolkit takes: its path and N.
+std::optional<std::pair<std::string, std::string>> accepted_other(const HostCompilerFact& compiler,
+                                                                  const std::string& limit) {
+  std::optional<std::pair<std::string, std::string>> best;
+  for (const auto& path : compiler.other_gcc) {
+    const std::string major = path.substr(path.find_last_of('-') + 1);
+    if (text::is_digits(major) && !later_than(major, limit)) best = {path, major};
   }
   return best;
 }
@@ -224,9 +225,11 @@ Result<bool> check_host_compiler(const CheckContext& context, std::vector<Findin
           context.text("cuda.host_compiler_unsupported.handed." + other->source,
                        {{"path", other->path}, {"gcc", *other->version}}));
     }
-    if (const auto installed = accepted_other(own, limit)) {
-      finding->fix.push_back(context.text("cuda.host_compiler_unsupported.fix.installed",
-                                          {{"n", *installed}, {"toolkit", name}}));
+    const auto installed = accepted_other(own, limit);
+    if (installed) {
+      finding->fix.push_back(
+          context.text("cuda.host_compiler_unsupported.fix.installed",
+                       {{"n", installed->second}, {"path", installed->first}, {"toolkit", name}}));
     } else {
       finding->fix.push_back(context.text("cuda.host_compiler_unsupported.fix.install", args));
     }
@@ -235,6 +238,7 @@ Result<bool> check_host_compiler(const CheckContext& context, std::vector<Findin
                         {"gcc_max", limit},
                         {"gcc", *own.version},
                         {"compiler", own.path}};
+    if (installed) finding->details["accepted_gcc"] = installed->first;
     findings.push_back(std::move(*finding));
   }
   return true;

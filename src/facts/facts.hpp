@@ -256,7 +256,8 @@ struct HostCompilerFact {
   std::string source;                  // NVCC_CCBIN | PATH | CC | CUDAHOSTCXX
   std::string family;                  // gcc | clang | other (NVHPC's nvc++, Intel's icpx ...)
   std::optional<std::string> version;  // `gcc -dumpversion` ("12", "6.3.0"), else gcc-N's N
-  // Other GCC majors installed beside it as gcc-N in the PATH's directories, ascending.
+  // Other GCCs installed beside it as gcc-N in the PATH's directories ("/usr/bin/gcc-11"), the
+  // first of each major, by major ascending.
   std::vector<std::string> other_gcc;
 };
 

@@ -70,6 +70,11 @@ class Planner {
       libdevice_hook(finding);
       return true;
     }
+    if (finding.id == "cuda.host_compiler_unsupported" && finding.details.count("accepted_gcc") &&
+        !windows_) {
+      nvcc_ccbin(finding);
+      return true;
+    }
     if (finding.details.count("stray")) return stray_copy(finding);
     return false;
   }
@@ -554,31 +559,52 @@ class Planner {
       a.before = *value ? (*value)->data : "";
       a.after = "true";
       fix.actions.push_back(std::move(a));
-    } else {
-      const auto named = own_startup_file(system_);
-      if (!named) return;
-      const auto file = std::optional<std::string>(sys::real_path(system_, *named));
-      for (const auto& origin : origins_of(scripts_, name)) {
-        if (origin.assignment.value == "true") return;  // already set where the shell reads it
-      }
-      auto now = read_target(*file, size_t{16} << 20);
-      std::optional<std::string> old_bytes;
-      if (now) old_bytes = *now;
-      std::string bytes = old_bytes.value_or("");
-      if (!bytes.empty() && bytes.back() != '\n') bytes += "\n";
-      const std::string line =
-          assignment_line(name, "true", script_kind_of(*file)) + "  # " + fix_marker(plan_.stamp);
-      Action a;
-      a.kind = ActionKind::write_file;
-      a.target = *file;
-      a.before = "";
-      a.after = line;
-      a.old_bytes = old_bytes;
-      a.new_bytes = bytes + line + "\n";
-      fix.needs_admin = needs_admin(*file);
-      fix.actions.push_back(std::move(a));
+    } else if (!append_export(fix, name, "true")) {
+      return;
     }
     plan_.fixes.push_back(std::move(fix));
+  }
+
+  // NVCC_CCBIN for new shells: nvcc runs the installed GCC its toolkit takes instead of the
+  // default one it refuses (cuda.host_compiler_unsupported names it in its details).
+  void nvcc_ccbin(const Finding& finding) {
+    const std::string& path = finding.details.at("accepted_gcc");
+    Fix fix{"env.set.NVCC_CCBIN",
+            finding.id,
+            text("fix.nvcc_ccbin.summary", {{"path", path}}),
+            false,
+            {},
+            {},
+            false};
+    if (append_export(fix, "NVCC_CCBIN", path)) plan_.fixes.push_back(std::move(fix));
+  }
+
+  // `export NAME=VALUE` at the end of the start-up file of the user's shell; false when a start-up
+  // file already sets that value, or there is no home to write in.
+  bool append_export(Fix& fix, const std::string& name, const std::string& value) {
+    const auto named = own_startup_file(system_);
+    if (!named) return false;
+    const std::string file = sys::real_path(system_, *named);
+    for (const auto& origin : origins_of(scripts_, name)) {
+      if (origin.assignment.value == value) return false;  // already set where the shell reads it
+    }
+    auto now = read_target(file, size_t{16} << 20);
+    std::optional<std::string> old_bytes;
+    if (now) old_bytes = *now;
+    std::string bytes = old_bytes.value_or("");
+    if (!bytes.empty() && bytes.back() != '\n') bytes += "\n";
+    const std::string line =
+        assignment_line(name, value, script_kind_of(file)) + "  # " + fix_marker(plan_.stamp);
+    Action a;
+    a.kind = ActionKind::write_file;
+    a.target = file;
+    a.before = "";
+    a.after = line;
+    a.old_bytes = old_bytes;
+    a.new_bytes = bytes + line + "\n";
+    fix.needs_admin = needs_admin(file);
+    fix.actions.push_back(std::move(a));
+    return true;
   }
 
   const Facts& facts_;

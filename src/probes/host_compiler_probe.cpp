@@ -1,6 +1,6 @@
 // The host C++ compiler nvcc would run on Linux, and the newest GCC each toolkit's nvcc accepts.
 // Both come from files and from the compiler's own `-dumpversion`: nothing is compiled.
-#include <set>
+#include <map>
 
 #include "core/paths.hpp"
 #include "core/text.hpp"
@@ -65,22 +65,23 @@ std::optional<std::string> dumped_version(const sys::System& system, const std::
   return value;
 }
 
-// gcc-N programs in the PATH's directories other than the one nvcc runs, by major, ascending.
+// gcc-N programs in the PATH's directories other than the one nvcc runs: the first of each
+// major, by major ascending.
 std::vector<std::string> other_gcc(const sys::System& system, const Facts& facts,
                                    const std::optional<std::string>& own) {
-  std::set<int> majors;
+  std::map<int, std::string> by_major;
   for (const auto& dir : facts.env.path) {
     const auto entries = system.list_dir(dir);
     if (!entries) continue;
     for (const auto& entry : *entries) {
       if (!entry.name.starts_with("gcc-")) continue;
       const auto major = major_from_name(entry.name);
-      if (major && major != own) majors.insert(std::stoi(*major));
+      if (major && major != own) by_major.emplace(std::stoi(*major), paths::join(dir, entry.name));
     }
   }
   std::vector<std::string> out;
-  for (const int major : majors)
-    out.push_back(std::to_string(major));
+  for (const auto& [major, path] : by_major)
+    out.push_back(path);
   return out;
 }
 

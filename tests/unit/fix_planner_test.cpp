@@ -256,5 +256,22 @@ TEST(FixPlanner, AllowGrowthOnlyWhenAskedFor) {
   EXPECT_EQ(growth->actions[0].new_value, (RegistryData{"REG_SZ", "true"}));
 }
 
+TEST(FixPlanner, AnInstalledGccTheToolkitTakesBecomesNvccsForNewShells) {
+  TestRegistry registry;
+  const auto planned = plan_scenario("linux_gcc13_refused_gcc11_installed", registry);
+  const Fix* ccbin = fix_named(planned.plan, "env.set.NVCC_CCBIN");
+  ASSERT_NE(ccbin, nullptr) << described(planned.plan);
+  EXPECT_EQ(ccbin->finding, "cuda.host_compiler_unsupported");
+  EXPECT_FALSE(ccbin->only_by_id);
+  ASSERT_EQ(ccbin->actions.size(), 1u);
+  EXPECT_EQ(ccbin->actions[0].target, "/home/user/.bashrc");
+  EXPECT_TRUE(
+      ccbin->actions[0].after.starts_with("export NVCC_CCBIN=/usr/bin/gcc-11  # gpuvet fix"))
+      << ccbin->actions[0].after;
+  // Without an installed GCC the toolkit takes, the steps stay words.
+  const auto none = plan_scenario("linux_gcc13_refused_by_cuda121", registry);
+  EXPECT_EQ(fix_named(none.plan, "env.set.NVCC_CCBIN"), nullptr) << described(none.plan);
+}
+
 }  // namespace
 }  // namespace gpuvet::fix

@@ -113,7 +113,7 @@ TEST(HostCompilerProbe, NvccCcbinByNameIsLookedUpOnPath) {
   EXPECT_EQ(f.host_compilers[0].path, "/usr/bin/g++-11");
   EXPECT_EQ(f.host_compilers[0].source, "NVCC_CCBIN");
   EXPECT_EQ(f.host_compilers[0].version, "11");
-  EXPECT_EQ(f.host_compilers[0].other_gcc, (std::vector<std::string>{"13"}));
+  EXPECT_EQ(f.host_compilers[0].other_gcc, (std::vector<std::string>{"/usr/bin/gcc-13"}));
 }
 
 TEST(HostCompilerProbe, NvccCcbinDirectoryMeansItsGcc) {
