@@ -138,16 +138,25 @@ std::vector<std::string> similarity_terms(std::string_view text) {
   return terms;
 }
 
-bool names_gpu_stack(std::string_view line) {
+namespace {
+
+// names_gpu_stack on a line already in lower case.
+bool names_gpu_stack_lower(std::string_view lower) {
   static constexpr std::string_view kGpuStackWords[] = {
       "cuda", "cudnn", "cublas", "nvrtc", "nvcc", "ptxas", "nvidia", "gpu", "driver", "device",
       "nccl", "tensorrt", "nvinfer", "sm_", "capabilit", ".dll", ".so", "cpu", "fp16", "bf16",
       // 显卡 (graphics card), 显存 (graphics memory).
       "\xE6\x98\xBE\xE5\x8D\xA1", "\xE6\x98\xBE\xE5\xAD\x98"};
-  std::string lower(line);
-  std::transform(lower.begin(), lower.end(), lower.begin(), lower_ascii);
   return std::any_of(std::begin(kGpuStackWords), std::end(kGpuStackWords),
                      [&](std::string_view word) { return lower.find(word) != std::string::npos; });
+}
+
+}  // namespace
+
+bool names_gpu_stack(std::string_view line) {
+  std::string lower(line);
+  std::transform(lower.begin(), lower.end(), lower.begin(), lower_ascii);
+  return names_gpu_stack_lower(lower);
 }
 
 bool is_tensorflow_info(std::string_view line) {
@@ -181,7 +190,7 @@ bool is_error_line(std::string_view line) {
   // TensorFlow's INFO lines report no fault unless they name the GPU stack: TF 2.x prints
   // "oneDNN custom operations are on ... round-off errors" on every start.
   const bool marked = std::any_of(std::begin(kMarkers), std::end(kMarkers), in_line);
-  if (is_tensorflow_info(line)) return marked && names_gpu_stack(line);
+  if (is_tensorflow_info(line)) return marked && names_gpu_stack_lower(lower);
   if (marked) return true;
   const size_t exception = lower.find("exception");
   const bool ignored_exception =
@@ -191,7 +200,7 @@ bool is_error_line(std::string_view line) {
   // A warning, or Python's "Exception ignored in" at exit, is a problem of the GPU stack only
   // when it names a part of it: a program's output is full of deprecation and dependency
   // warnings that would otherwise drown the error in the comparison with reported cases.
-  return names_gpu_stack(line);
+  return names_gpu_stack_lower(lower);
 }
 
 std::string similarity_text(std::string_view log) {
