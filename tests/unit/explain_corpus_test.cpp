@@ -371,15 +371,19 @@ TEST(ExplainCorpus, AccuracyOnDevAndHeldOut) {
   // A warning line counts as an error line only where it names the GPU stack, and a short log
   // without error lines is compared by its lines that do (NoiseAroundTheLogKeepsTheAnswer below):
   // 80.1 %/92.5 % and 73.0 %/88.0 %.
+  // Two signatures set by what their dev threads resolved to: a CUDA library's own undefined
+  // symbol (libcublas.so.11 needing cublasLt's, libcudnn_graph.so.9 lacking cudnnGetLibConfig) is
+  // another copy of it or its sibling found first (8 of 9), and libcudart.so.N that cannot be
+  // opened names a CUDA of another version first (11 to 8): 80.5 %/92.5 % and 73.4 %/88.0 %.
   EXPECT_GE(scores["dev"].share(scores["dev"].top1), 0.79) << misses;
   EXPECT_GE(scores["dev"].share(scores["dev"].top3), 0.92);
   EXPECT_GE(scores["heldout"].share(scores["heldout"].top1), 0.72);
   EXPECT_GE(scores["heldout"].share(scores["heldout"].top3), 0.87);
   // A share falls when hard cases join; the count of cases right never may: a signature change
   // that loses a case that passed fails here even when new cases hide it in the share.
-  EXPECT_GE(scores["dev"].top1, 1574u) << misses;
+  EXPECT_GE(scores["dev"].top1, 1582u) << misses;
   EXPECT_GE(scores["dev"].top3, 1817u);
-  EXPECT_GE(scores["heldout"].top1, 716u);
+  EXPECT_GE(scores["heldout"].top1, 720u);
   EXPECT_GE(scores["heldout"].top3, 863u);
 }
 
@@ -434,9 +438,9 @@ TEST(ExplainCorpus, NoiseAroundTheLogKeepsTheAnswer) {
   // line): held-out 693/850 at first, as they counted as error lines and as lines naming the
   // stack; a TensorFlow INFO line now counts as an error line only with an error word and a
   // word of the stack, and a short log is compared without them.
-  EXPECT_GE(noisy["dev"].top1, 1570u) << moved;
+  EXPECT_GE(noisy["dev"].top1, 1578u) << moved;
   EXPECT_GE(noisy["dev"].top3, 1815u);
-  EXPECT_GE(noisy["heldout"].top1, 714u);
+  EXPECT_GE(noisy["heldout"].top1, 718u);
   EXPECT_GE(noisy["heldout"].top3, 861u);
   // The noise alone is no error of the GPU stack.
   const auto [before, after] = noise_for("linux");
