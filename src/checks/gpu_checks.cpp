@@ -410,6 +410,17 @@ Result<bool> check_gpu_and_driver(const CheckContext& context, std::vector<Findi
   if (module_not_loaded(f)) {
     pci.push_back(
         context.text("driver.module_not_loaded.libraries", {{"path", *f.driver->libcuda}}));
+    // With Secure Boot on the kernel refuses a module no enrolled key signed: the DKMS builds of
+    // NVIDIA's driver are unsigned until their key is enrolled. nouveau claiming the GPU is
+    // another reason, and then the first one to name.
+    if (f.driver->secure_boot.value_or(false) && !nouveau) {
+      // The state first: explain quotes a finding's first evidence as the fact that decided it.
+      pci.insert(pci.begin(), context.text("driver.secure_boot_blocked.state"));
+      return emit(context, findings, "driver.secure_boot_blocked", "driver.secure_boot_blocked", {},
+                  pci, true,
+                  {"driver.secure_boot_blocked.fix.enrol", "driver.secure_boot_blocked.fix.check",
+                   "driver.secure_boot_blocked.fix.disable"});
+    }
     std::vector<std::string> fixes = {"driver.module_not_loaded.fix.rebuild"};
     if (nouveau) fixes.push_back("driver.missing.fix.nouveau");
     fixes.push_back("driver.module_not_loaded.fix.secure_boot");

@@ -53,6 +53,9 @@ struct DriverFacts {
   bool nvidia_module_loaded = false;
   bool nouveau_loaded = false;
   std::optional<std::string> kernel_module_version;
+  // UEFI Secure Boot (its SecureBoot variable): with it on, the kernel loads only modules signed
+  // with a key the firmware trusts. Null: no UEFI variables to read (BIOS, most containers).
+  std::optional<bool> secure_boot;
   // The user side: which libcuda.so.1 the loader chose and what its cuInit answered (CUresult).
   std::optional<std::string> libcuda;
   std::optional<std::string> libcuda_file;  // the file it leads to, links followed

@@ -55,6 +55,20 @@ void scan_pci(const sys::System& system, Facts& facts) {
   }
 }
 
+// UEFI's SecureBoot variable, of the EFI global-variable GUID (UEFI specification, "Globally
+// Defined Variables"). efivarfs gives its 4 attribute bytes, then its 1-byte value: 1 is on.
+constexpr const char* kSecureBootVariable =
+    "/sys/firmware/efi/efivars/SecureBoot-8be4df61-93ca-11d2-aa0d-00e098032b8c";
+constexpr size_t kEfiAttributeBytes = 4;
+
+std::optional<bool> read_secure_boot(const sys::System& system) {
+  const auto variable = system.read_text(kSecureBootVariable);
+  if (!variable || variable->size() != kEfiAttributeBytes + 1) return std::nullopt;
+  const char value = (*variable)[kEfiAttributeBytes];
+  if (value != 0 && value != 1) return std::nullopt;
+  return value == 1;
+}
+
 // Returns whether the kernel said anything (its module list is readable).
 bool read_kernel_side(const sys::System& system, Facts& facts, DriverFacts& d) {
   const auto modules = system.read_text("/proc/modules");
@@ -80,6 +94,7 @@ bool read_kernel_side(const sys::System& system, Facts& facts, DriverFacts& d) {
       }
     }
   }
+  d.secure_boot = read_secure_boot(system);
   if (const auto dev = system.list_dir("/dev")) {
     for (const auto& entry : *dev) {
       if (entry.name == "dxg") facts.hardware.device_nodes.push_back("/dev/dxg");
