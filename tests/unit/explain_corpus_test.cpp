@@ -375,16 +375,22 @@ TEST(ExplainCorpus, AccuracyOnDevAndHeldOut) {
   // symbol (libcublas.so.11 needing cublasLt's, libcudnn_graph.so.9 lacking cudnnGetLibConfig) is
   // another copy of it or its sibling found first (8 of 9), and libcudart.so.N that cannot be
   // opened names a CUDA of another version first (11 to 8): 80.5 %/92.5 % and 73.4 %/88.0 %.
-  EXPECT_GE(scores["dev"].share(scores["dev"].top1), 0.79) << misses;
+  // Round forty (`SA`-`SH`, 34 cases: host compilers, allocators without memory pools, new GPUs
+  // on old builds, inference runtimes; 8 of its 10 held-out right blind, 9 in the top three):
+  // 80.3 %/92.3 % and 73.3 %/87.8 %. Signatures from its dev part (memory pools unsupported in
+  // CuPy's, cuda-python's and CUDA's own words, an allocator's "operation not supported", GCC 11's
+  // std_function.h that nvcc 11 cannot parse): 80.6 %/92.5 %. Shares' floors 0.80 and 0.73 from
+  // here (the count floors all rose).
+  EXPECT_GE(scores["dev"].share(scores["dev"].top1), 0.80) << misses;
   EXPECT_GE(scores["dev"].share(scores["dev"].top3), 0.92);
-  EXPECT_GE(scores["heldout"].share(scores["heldout"].top1), 0.72);
+  EXPECT_GE(scores["heldout"].share(scores["heldout"].top1), 0.73);
   EXPECT_GE(scores["heldout"].share(scores["heldout"].top3), 0.87);
   // A share falls when hard cases join; the count of cases right never may: a signature change
   // that loses a case that passed fails here even when new cases hide it in the share.
-  EXPECT_GE(scores["dev"].top1, 1582u) << misses;
-  EXPECT_GE(scores["dev"].top3, 1817u);
-  EXPECT_GE(scores["heldout"].top1, 720u);
-  EXPECT_GE(scores["heldout"].top3, 863u);
+  EXPECT_GE(scores["dev"].top1, 1596u) << misses;
+  EXPECT_GE(scores["dev"].top3, 1832u);
+  EXPECT_GE(scores["heldout"].top1, 726u);
+  EXPECT_GE(scores["heldout"].top3, 870u);
 }
 
 // A log as users paste it: the error among the program's other output (pip, Python warnings,
@@ -438,10 +444,10 @@ TEST(ExplainCorpus, NoiseAroundTheLogKeepsTheAnswer) {
   // line): held-out 693/850 at first, as they counted as error lines and as lines naming the
   // stack; a TensorFlow INFO line now counts as an error line only with an error word and a
   // word of the stack, and a short log is compared without them.
-  EXPECT_GE(noisy["dev"].top1, 1578u) << moved;
-  EXPECT_GE(noisy["dev"].top3, 1815u);
-  EXPECT_GE(noisy["heldout"].top1, 718u);
-  EXPECT_GE(noisy["heldout"].top3, 861u);
+  EXPECT_GE(noisy["dev"].top1, 1592u) << moved;
+  EXPECT_GE(noisy["dev"].top3, 1830u);
+  EXPECT_GE(noisy["heldout"].top1, 724u);
+  EXPECT_GE(noisy["heldout"].top3, 868u);
   // The noise alone is no error of the GPU stack.
   const auto [before, after] = noise_for("linux");
   EXPECT_TRUE(
