@@ -181,13 +181,91 @@ std::optional<std::pair<std::string, std::string>> accepted_other(const HostComp
   return best;
 }
 
+// Windows: the toolkits with a Visual Studio range, chosen as on Linux (nvcc on Path first).
+std::vector<const CudaToolkitFact*> msvc_toolkits(const Facts& f) {
+  std::vector<const CudaToolkitFact*> out;
+  for (const auto& t : f.cuda_toolkits)
+    if (t.compiles && t.host_msc_below) out.push_back(&t);
+  if (!out.empty()) return out;
+  for (const auto& t : f.cuda_toolkits)
+    if (t.source == "CUDA_PATH" && t.host_msc_below) out.push_back(&t);
+  if (!out.empty()) return out;
+  for (const auto& t : f.cuda_toolkits)
+    if (t.host_msc_below) out.push_back(&t);
+  if (out.size() > 1) out.clear();
+  return out;
+}
+
+bool msvc_accepted(const HostCompilerFact& cl, const CudaToolkitFact& toolkit) {
+  return cl.msc_ver && *cl.msc_ver >= toolkit.host_msc_min.value_or(0) &&
+         *cl.msc_ver < *toolkit.host_msc_below;
+}
+
+// Windows: nvcc runs the cl.exe on Path, else a build hands it the newest Visual Studio's (CMake's
+// Visual Studio generators pick the newest); the header refuses a _MSC_VER outside its range.
+Result<bool> check_msvc_host(const CheckContext& context, std::vector<Finding>& findings) {
+  const Facts& f = context.facts();
+  const HostCompilerFact* own = nullptr;
+  for (const auto& c : f.host_compilers) {
+    if (c.family != "msvc" || !c.msc_ver || (own && own->source == "PATH")) continue;
+    if (!own || c.source == "PATH" || *c.msc_ver >= *own->msc_ver) own = &c;
+  }
+  if (!own) return true;
+  for (const CudaToolkitFact* toolkit : msvc_toolkits(f)) {
+    if (msvc_accepted(*own, *toolkit)) continue;
+    const HostCompilerFact* accepted = nullptr;  // the newest installed one it takes
+    for (const auto& c : f.host_compilers)
+      if (c.family == "msvc" && msvc_accepted(c, *toolkit)) accepted = &c;
+    const std::string name = toolkit->version ? "CUDA " + *toolkit->version : toolkit->root;
+    const int below = *toolkit->host_msc_below;
+    const kb::MessageArgs args = {{"toolkit", name},
+                                  {"msvc", *own->version},
+                                  {"msc", std::to_string(*own->msc_ver)},
+                                  {"min", std::to_string(toolkit->host_msc_min.value_or(0))},
+                                  {"max", std::to_string(below - 1)},
+                                  {"names", toolkit->host_msvc_names.value_or("")},
+                                  {"path", own->path},
+                                  {"root", toolkit->root}};
+    auto finding = context.finding("cuda.host_compiler_unsupported", Severity::warning,
+                                   "cuda.host_compiler_unsupported.title.msvc", args);
+    if (!finding) return finding.error();
+    finding->evidence.push_back(context.text(toolkit->host_msvc_names
+                                                 ? "cuda.host_compiler_unsupported.limit.msvc.names"
+                                                 : "cuda.host_compiler_unsupported.limit.msvc",
+                                             args));
+    finding->evidence.push_back(context.text(own->source == "PATH"
+                                                 ? "cuda.host_compiler_unsupported.msvc.path"
+                                                 : "cuda.host_compiler_unsupported.msvc.newest",
+                                             args));
+    if (accepted) {
+      const std::string cl_dir = accepted->path.substr(0, accepted->path.find_last_of("/\\"));
+      finding->fix.push_back(
+          context.text("cuda.host_compiler_unsupported.fix.msvc.installed",
+                       {{"msvc", *accepted->version}, {"path", accepted->path}, {"dir", cl_dir}}));
+    } else {
+      finding->fix.push_back(context.text("cuda.host_compiler_unsupported.fix.msvc.install", args));
+    }
+    finding->fix.push_back(context.text("cuda.host_compiler_unsupported.fix.msvc.toolkit", args));
+    finding->details = {{"toolkit_root", toolkit->root},
+                        {"msc_min", std::to_string(toolkit->host_msc_min.value_or(0))},
+                        {"msc_below", std::to_string(below)},
+                        {"msvc", *own->version},
+                        {"compiler", own->path}};
+    if (accepted) finding->details["accepted_msvc"] = accepted->path;
+    findings.push_back(std::move(*finding));
+  }
+  return true;
+}
+
 }  // namespace
 
 // nvcc refuses a GCC newer than its toolkit's include/crt/host_config.h allows (#error --
-// unsupported GNU version!): every CUDA extension build on the machine fails before compiling.
+// unsupported GNU version!), or on Windows a Visual Studio outside its range: every CUDA
+// extension build on the machine fails before compiling.
 Result<bool> check_host_compiler(const CheckContext& context, std::vector<Finding>& findings) {
   const Facts& f = context.facts();
   if (f.host_compilers.empty()) return true;
+  if (f.os.family == "windows") return check_msvc_host(context, findings);
   const HostCompilerFact& own = f.host_compilers.front();
   if (own.source != "NVCC_CCBIN" && own.source != "PATH") return true;
   if (own.family != "gcc" || !own.version) return true;

@@ -104,7 +104,10 @@ struct JsonFields<CudaToolkitFact> {
       json_field("source", &T::source), json_field("libraries", &T::libraries),
       json_field("libdevice", &T::libdevice), json_field("ptxas", &T::ptxas),
       json_field("ptxas_version", &T::ptxas_version), json_field("compiles", &T::compiles),
-      json_field("loads", &T::loads), json_field("host_gcc_max", &T::host_gcc_max));
+      json_field("loads", &T::loads), json_field("host_gcc_max", &T::host_gcc_max),
+      json_field("host_msc_min", &T::host_msc_min),
+      json_field("host_msc_below", &T::host_msc_below),
+      json_field("host_msvc_names", &T::host_msvc_names));
 };
 
 template <>
@@ -113,7 +116,8 @@ struct JsonFields<HostCompilerFact> {
   static constexpr auto fields =
       std::make_tuple(json_field("path", &T::path), json_field("real_path", &T::real_path),
                       json_field("source", &T::source), json_field("family", &T::family),
-                      json_field("version", &T::version), json_field("other_gcc", &T::other_gcc));
+                      json_field("version", &T::version), json_field("msc_ver", &T::msc_ver),
+                      json_field("other_gcc", &T::other_gcc));
 };
 
 template <>

@@ -149,6 +149,12 @@ struct CudaToolkitFact {
   // The newest GCC its nvcc takes as host compiler, from include/crt/host_config.h's
   // "gcc versions later than 12 are not supported": "12" (CUDA 8-era headers may say "5.3").
   std::optional<std::string> host_gcc_max;
+  // Windows: the Visual Studio compilers its nvcc accepts, from the same header's "#if _MSC_VER <
+  // 1920 || _MSC_VER >= 1950": the lowest _MSC_VER accepted and the first refused, and the
+  // versions its message names ("2019 and 2022").
+  std::optional<int> host_msc_min;
+  std::optional<int> host_msc_below;
+  std::optional<std::string> host_msvc_names;
 };
 
 struct CudnnFact {
@@ -254,11 +260,13 @@ struct PythonEnvFact {
 // the first gcc on PATH (what nvcc -dryrun shows it calling); builds may hand it another as
 // -ccbin: PyTorch's extension builds pass CC, CMake passes CUDAHOSTCXX.
 struct HostCompilerFact {
-  std::string path;                    // the program as found
-  std::string real_path;               // links followed
-  std::string source;                  // NVCC_CCBIN | PATH | CC | CUDAHOSTCXX
-  std::string family;                  // gcc | clang | other (NVHPC's nvc++, Intel's icpx ...)
-  std::optional<std::string> version;  // `gcc -dumpversion` ("12", "6.3.0"), else gcc-N's N
+  std::string path;       // the program as found
+  std::string real_path;  // links followed
+  std::string source;  // NVCC_CCBIN | PATH | CC | CUDAHOSTCXX | VISUAL_STUDIO (an installed MSVC)
+  std::string family;  // gcc | clang | msvc | other (NVHPC's nvc++, Intel's icpx ...)
+  // `gcc -dumpversion` ("12", "6.3.0"), else gcc-N's N; MSVC: its toolset folder ("14.44.35207")
+  std::optional<std::string> version;
+  std::optional<int> msc_ver;  // MSVC: the _MSC_VER its toolset version means (14.44 is 1944)
   // Other GCCs installed beside it as gcc-N in the PATH's directories ("/usr/bin/gcc-11"), the
   // first of each major, by major ascending.
   std::vector<std::string> other_gcc;

@@ -1,8 +1,10 @@
 #pragma once
 // Probes: one per fact family, each reading the machine only through the System door.
 // Adding a probe means adding its file and one line in probes.cpp.
+#include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "facts/facts.hpp"
@@ -54,6 +56,14 @@ void probe_host_compiler(const sys::System& system, const kb::Kb& kb, Facts& fac
 // The newest GCC a toolkit's include/crt/host_config.h lets nvcc use: "15" from "#error --
 // unsupported GNU version! gcc versions later than 15 are not supported!".
 std::optional<std::string> host_config_gcc_max(std::string_view header);
+// The _MSC_VER range of the same header's Visual Studio check: the lowest accepted and the first
+// refused ("_MSC_VER < 1920 || _MSC_VER >= 1950" is {1920, 1950}; "> 1911" refuses 1912 on).
+std::optional<std::pair<int, int>> host_config_msc_range(std::string_view header);
+// The names the check's message gives the accepted versions ("2019 and 2022", "2012, 2013, 2015
+// and 2017").
+std::optional<std::string> host_config_msvc_names(std::string_view header);
+// _MSC_VER of an MSVC toolset version: 14.YY is 19YY from Visual Studio 2017's 14.10 on.
+std::optional<int> msc_ver_of_toolset(std::string_view toolset);
 
 // The integer value of `#define NAME <digits>` in a C header, if it has one.
 std::optional<long> header_define(std::string_view text, std::string_view name);
