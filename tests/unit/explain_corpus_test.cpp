@@ -380,17 +380,23 @@ TEST(ExplainCorpus, AccuracyOnDevAndHeldOut) {
   // 80.3 %/92.3 % and 73.3 %/87.8 %. Signatures from its dev part (memory pools unsupported in
   // CuPy's, cuda-python's and CUDA's own words, an allocator's "operation not supported", GCC 11's
   // std_function.h that nvcc 11 cannot parse): 80.6 %/92.5 %. Shares' floors 0.80 and 0.73 from
-  // here (the count floors all rose).
+  // here (the count floors all rose). Colab's "No backend with GPU available" and a program's
+  // Chinese "回退到 CPU" from the dev misses without any cause named: 80.7 %/92.6 %.
+  // Round forty-one (`TA`-`TH`, 26 cases: non-Python stacks, scientific codes, video tools,
+  // threads outside English and Chinese, clusters, Windows desktop apps; 3 of its 4 scored
+  // held-out right blind, 3 in the top three): 80.5 %/92.3 % and 73.2 %/87.7 %. Signatures from
+  // its dev part (Lightning's GPU index past the machine's, torch.autocast's "CUDA is not
+  // available"): 80.6 %/92.4 %.
   EXPECT_GE(scores["dev"].share(scores["dev"].top1), 0.80) << misses;
   EXPECT_GE(scores["dev"].share(scores["dev"].top3), 0.92);
   EXPECT_GE(scores["heldout"].share(scores["heldout"].top1), 0.73);
   EXPECT_GE(scores["heldout"].share(scores["heldout"].top3), 0.87);
   // A share falls when hard cases join; the count of cases right never may: a signature change
   // that loses a case that passed fails here even when new cases hide it in the share.
-  EXPECT_GE(scores["dev"].top1, 1596u) << misses;
-  EXPECT_GE(scores["dev"].top3, 1832u);
-  EXPECT_GE(scores["heldout"].top1, 726u);
-  EXPECT_GE(scores["heldout"].top3, 870u);
+  EXPECT_GE(scores["dev"].top1, 1608u) << misses;
+  EXPECT_GE(scores["dev"].top3, 1844u);
+  EXPECT_GE(scores["heldout"].top1, 728u);
+  EXPECT_GE(scores["heldout"].top3, 873u);
 }
 
 // A log as users paste it: the error among the program's other output (pip, Python warnings,
@@ -444,10 +450,10 @@ TEST(ExplainCorpus, NoiseAroundTheLogKeepsTheAnswer) {
   // line): held-out 693/850 at first, as they counted as error lines and as lines naming the
   // stack; a TensorFlow INFO line now counts as an error line only with an error word and a
   // word of the stack, and a short log is compared without them.
-  EXPECT_GE(noisy["dev"].top1, 1592u) << moved;
-  EXPECT_GE(noisy["dev"].top3, 1830u);
-  EXPECT_GE(noisy["heldout"].top1, 724u);
-  EXPECT_GE(noisy["heldout"].top3, 868u);
+  EXPECT_GE(noisy["dev"].top1, 1604u) << moved;
+  EXPECT_GE(noisy["dev"].top3, 1841u);
+  EXPECT_GE(noisy["heldout"].top1, 726u);
+  EXPECT_GE(noisy["heldout"].top3, 871u);
   // The noise alone is no error of the GPU stack.
   const auto [before, after] = noise_for("linux");
   EXPECT_TRUE(
