@@ -10,6 +10,7 @@
 #include <random>
 #include <set>
 
+#include "explain/literal_filter.hpp"
 #include "kb/embedded.hpp"
 
 namespace gpuvet::explain {
@@ -167,36 +168,50 @@ bool is_tensorflow_info(std::string_view line) {
   return false;
 }
 
+namespace {
+
+// What reports a problem in the words the corpus' logs use; Chinese as its threads write it.
+const LiteralFilter& error_markers() {
+  static const LiteralFilter markers(
+      {"error", "fail", "cannot", "can't", "can\xE2\x80\x99t", "couldn't", "couldn\xE2\x80\x99t",
+       "could not", "unable", "not found", "no such", "fatal", "invalid", "denied", "not available",
+       "not supported", "unsupported", "not compatible", "incompatible", "mismatch", "missing",
+       "no cuda", "no gpu", "no device", "not enough", "out of memory", "abort", "crash",
+       "segmentation", "killed", "timed out", "timeout", "refused", "not detected",
+       "not recognized", "unknown", "undefined",
+       // 错误 (error), 失败 (failed), 无法 (cannot), 找不到 and 未找到 (not found), 不支持 (not
+       // supported), 没有 (there is no), 异常 (exception), 报错 (reports an error).
+       "\xE9\x94\x99\xE8\xAF\xAF", "\xE5\xA4\xB1\xE8\xB4\xA5", "\xE6\x97\xA0\xE6\xB3\x95",
+       "\xE6\x89\xBE\xE4\xB8\x8D\xE5\x88\xB0", "\xE6\x9C\xAA\xE6\x89\xBE\xE5\x88\xB0",
+       "\xE4\xB8\x8D\xE6\x94\xAF\xE6\x8C\x81", "\xE6\xB2\xA1\xE6\x9C\x89",
+       "\xE5\xBC\x82\xE5\xB8\xB8", "\xE6\x8A\xA5\xE9\x94\x99"});
+  return markers;
+}
+
+// The words that make a line without a marker an error line after a closer look.
+const LiteralFilter& exception_or_warning() {
+  static const LiteralFilter words({"exception", "warning"});
+  return words;
+}
+
+}  // namespace
+
 bool is_error_line(std::string_view line) {
-  // What reports a problem in the words the corpus' logs use; Chinese as its threads write it.
-  static constexpr std::string_view kMarkers[] = {
-      "error", "fail", "cannot", "can't", "can\xE2\x80\x99t", "couldn't", "couldn\xE2\x80\x99t",
-      "could not", "unable", "not found", "no such", "fatal", "invalid", "denied", "not available",
-      "not supported", "unsupported", "not compatible", "incompatible", "mismatch", "missing",
-      "no cuda", "no gpu", "no device", "not enough", "out of memory", "abort", "crash",
-      "segmentation", "killed", "timed out", "timeout", "refused", "not detected", "not recognized",
-      "unknown", "undefined",
-      // 错误 (error), 失败 (failed), 无法 (cannot), 找不到 and 未找到 (not found), 不支持 (not
-      // supported), 没有 (there is no), 异常 (exception), 报错 (reports an error).
-      "\xE9\x94\x99\xE8\xAF\xAF", "\xE5\xA4\xB1\xE8\xB4\xA5", "\xE6\x97\xA0\xE6\xB3\x95",
-      "\xE6\x89\xBE\xE4\xB8\x8D\xE5\x88\xB0", "\xE6\x9C\xAA\xE6\x89\xBE\xE5\x88\xB0",
-      "\xE4\xB8\x8D\xE6\x94\xAF\xE6\x8C\x81", "\xE6\xB2\xA1\xE6\x9C\x89",
-      "\xE5\xBC\x82\xE5\xB8\xB8", "\xE6\x8A\xA5\xE9\x94\x99"};
-  std::string lower(line);
-  std::transform(lower.begin(), lower.end(), lower.begin(), lower_ascii);
-  const auto in_line = [&](std::string_view marker) {
-    return lower.find(marker) != std::string::npos;
-  };
+  // One pass of the literal filter, ASCII case ignored: explain asks this of every line it reads
+  // until it has kept 64 KiB of error lines, which on a long healthy log is every line.
+  const bool marked = error_markers().any_in(line);
   // TensorFlow's INFO lines report no fault unless they name the GPU stack: TF 2.x prints
   // "oneDNN custom operations are on ... round-off errors" on every start.
-  const bool marked = std::any_of(std::begin(kMarkers), std::end(kMarkers), in_line);
-  if (is_tensorflow_info(line)) return marked && names_gpu_stack_lower(lower);
+  if (is_tensorflow_info(line)) return marked && names_gpu_stack(line);
   if (marked) return true;
+  if (!exception_or_warning().any_in(line)) return false;
+  std::string lower(line);
+  std::transform(lower.begin(), lower.end(), lower.begin(), lower_ascii);
   const size_t exception = lower.find("exception");
   const bool ignored_exception =
       exception != std::string::npos && lower.compare(exception, 17, "exception ignored") == 0;
   if (exception != std::string::npos && !ignored_exception) return true;
-  if (!ignored_exception && !in_line("warning")) return false;
+  if (!ignored_exception && lower.find("warning") == std::string::npos) return false;
   // A warning, or Python's "Exception ignored in" at exit, is a problem of the GPU stack only
   // when it names a part of it: a program's output is full of deprecation and dependency
   // warnings that would otherwise drown the error in the comparison with reported cases.
