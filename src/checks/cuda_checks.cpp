@@ -152,20 +152,23 @@ bool later_than(const std::string& gcc, const std::string& limit) {
 }
 
 // The toolkits a build uses: the one whose nvcc is first on PATH, else those CUDA_HOME and its
-// siblings name (PyTorch's extension builds take CUDA_HOME), else the only one with a limit.
-std::vector<const CudaToolkitFact*> building_toolkits(const Facts& f) {
+// siblings name (PyTorch's extension builds take CUDA_HOME), else the only one with a limit; of
+// those whose header gave the limit asked for (GCC's, or Visual Studio's).
+template <typename Limit>
+std::vector<const CudaToolkitFact*> building_toolkits(const Facts& f,
+                                                      Limit CudaToolkitFact::*limit) {
   std::vector<const CudaToolkitFact*> out;
   for (const auto& t : f.cuda_toolkits)
-    if (t.compiles && t.host_gcc_max) out.push_back(&t);
+    if (t.compiles && t.*limit) out.push_back(&t);
   if (!out.empty()) return out;
   for (const auto& t : f.cuda_toolkits) {
     const bool named =
         t.source == "CUDA_HOME" || t.source == "CUDA_PATH" || t.source == "CUDA_ROOT";
-    if (named && t.host_gcc_max) out.push_back(&t);
+    if (named && t.*limit) out.push_back(&t);
   }
   if (!out.empty()) return out;
   for (const auto& t : f.cuda_toolkits)
-    if (t.host_gcc_max) out.push_back(&t);
+    if (t.*limit) out.push_back(&t);
   if (out.size() > 1) out.clear();
   return out;
 }
@@ -181,21 +184,6 @@ std::optional<std::pair<std::string, std::string>> accepted_other(const HostComp
   return best;
 }
 
-// Windows: the toolkits with a Visual Studio range, chosen as on Linux (nvcc on Path first).
-std::vector<const CudaToolkitFact*> msvc_toolkits(const Facts& f) {
-  std::vector<const CudaToolkitFact*> out;
-  for (const auto& t : f.cuda_toolkits)
-    if (t.compiles && t.host_msc_below) out.push_back(&t);
-  if (!out.empty()) return out;
-  for (const auto& t : f.cuda_toolkits)
-    if (t.source == "CUDA_PATH" && t.host_msc_below) out.push_back(&t);
-  if (!out.empty()) return out;
-  for (const auto& t : f.cuda_toolkits)
-    if (t.host_msc_below) out.push_back(&t);
-  if (out.size() > 1) out.clear();
-  return out;
-}
-
 bool msvc_accepted(const HostCompilerFact& cl, const CudaToolkitFact& toolkit) {
   return cl.msc_ver && *cl.msc_ver >= toolkit.host_msc_min.value_or(0) &&
          *cl.msc_ver < *toolkit.host_msc_below;
@@ -205,17 +193,25 @@ bool msvc_accepted(const HostCompilerFact& cl, const CudaToolkitFact& toolkit) {
 // Visual Studio generators pick the newest); the header refuses a _MSC_VER outside its range.
 Result<bool> check_msvc_host(const CheckContext& context, std::vector<Finding>& findings) {
   const Facts& f = context.facts();
-  const HostCompilerFact* own = nullptr;
+  const HostCompilerFact* own = nullptr;  // the cl.exe on Path, else the newest installed
   for (const auto& c : f.host_compilers) {
-    if (c.family != "msvc" || !c.msc_ver || (own && own->source == "PATH")) continue;
-    if (!own || c.source == "PATH" || *c.msc_ver >= *own->msc_ver) own = &c;
+    if (c.family != "msvc" || !c.msc_ver) continue;
+    if (c.source == "PATH") {
+      own = &c;
+      break;
+    }
+    if (!own || *c.msc_ver >= *own->msc_ver) own = &c;
   }
   if (!own) return true;
-  for (const CudaToolkitFact* toolkit : msvc_toolkits(f)) {
+  for (const CudaToolkitFact* toolkit : building_toolkits(f, &CudaToolkitFact::host_msc_below)) {
     if (msvc_accepted(*own, *toolkit)) continue;
     const HostCompilerFact* accepted = nullptr;  // the newest installed one it takes
-    for (const auto& c : f.host_compilers)
-      if (c.family == "msvc" && msvc_accepted(c, *toolkit)) accepted = &c;
+    for (const auto& c : f.host_compilers) {
+      if (c.family == "msvc" && msvc_accepted(c, *toolkit) &&
+          (!accepted || *c.msc_ver > *accepted->msc_ver)) {
+        accepted = &c;
+      }
+    }
     const std::string name = toolkit->version ? "CUDA " + *toolkit->version : toolkit->root;
     const int below = *toolkit->host_msc_below;
     const kb::MessageArgs args = {{"toolkit", name},
@@ -269,7 +265,7 @@ Result<bool> check_host_compiler(const CheckContext& context, std::vector<Findin
   const HostCompilerFact& own = f.host_compilers.front();
   if (own.source != "NVCC_CCBIN" && own.source != "PATH") return true;
   if (own.family != "gcc" || !own.version) return true;
-  for (const CudaToolkitFact* toolkit : building_toolkits(f)) {
+  for (const CudaToolkitFact* toolkit : building_toolkits(f, &CudaToolkitFact::host_gcc_max)) {
     const std::string& limit = *toolkit->host_gcc_max;
     if (!later_than(*own.version, limit)) continue;
     // A build that hands nvcc CC's or CUDAHOSTCXX's compiler, where that one is accepted, works.

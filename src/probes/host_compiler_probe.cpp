@@ -2,8 +2,8 @@
 // Linux GCC (the compiler's own `-dumpversion`), on Windows Visual Studio's MSVC (its toolset
 // folders). Only files are read and `gcc -dumpversion` run: nothing is compiled.
 #include <algorithm>
-#include <cctype>
 #include <map>
+#include <tuple>
 
 #include "core/paths.hpp"
 #include "core/text.hpp"
@@ -162,32 +162,30 @@ void add_msvc(const sys::System& system, Facts& facts, const std::string& cl,
   facts.host_compilers.push_back(std::move(fact));
 }
 
+std::vector<sys::DirEntry> children(const sys::System& system, const std::string& dir) {
+  return system.list_dir(dir).value_or(std::vector<sys::DirEntry>{});
+}
+
 // Every installed toolset's 64-bit cl.exe, oldest first.
 std::vector<std::string> installed_msvc(const sys::System& system) {
-  std::vector<std::pair<std::string, std::string>> found;  // toolset, cl.exe
+  std::vector<std::tuple<int, std::string, std::string>> found;  // _MSC_VER, toolset, cl.exe
   for (const char* root : kVisualStudioRoots) {
-    for (const auto& release : system.list_dir(root).value_or(std::vector<sys::DirEntry>{})) {
+    for (const auto& release : children(system, root)) {
       const std::string release_dir = paths::join(root, release.name);
-      for (const auto& edition :
-           system.list_dir(release_dir).value_or(std::vector<sys::DirEntry>{})) {
+      for (const auto& edition : children(system, release_dir)) {
         const std::string tools = paths::join(release_dir, edition.name + "/VC/Tools/MSVC");
-        for (const auto& toolset : system.list_dir(tools).value_or(std::vector<sys::DirEntry>{})) {
+        for (const auto& toolset : children(system, tools)) {
           const std::string cl = paths::join(tools, toolset.name + "/bin/Hostx64/x64/cl.exe");
-          if (msc_ver_of_toolset(toolset.name) && is_program(system, cl)) {
-            found.emplace_back(toolset.name, cl);
-          }
+          const auto msc = msc_ver_of_toolset(toolset.name);
+          if (msc && is_program(system, cl)) found.emplace_back(*msc, toolset.name, cl);
         }
       }
     }
   }
-  std::sort(found.begin(), found.end(), [](const auto& a, const auto& b) {
-    return *msc_ver_of_toolset(a.first) != *msc_ver_of_toolset(b.first)
-               ? *msc_ver_of_toolset(a.first) < *msc_ver_of_toolset(b.first)
-               : a.first < b.first;
-  });
+  std::sort(found.begin(), found.end());
   std::vector<std::string> out;
-  for (auto& [toolset, cl] : found)
-    out.push_back(std::move(cl));
+  for (auto& entry : found)
+    out.push_back(std::move(std::get<2>(entry)));
   return out;
 }
 
