@@ -125,15 +125,36 @@ TEST(CliExplain, BadInputIsOneLineWithExitTwo) {
 TEST(CliExplain, TheSnapshotConfirmsAndNamesThisMachinesPaths) {
   const std::string snapshot =
       std::string(GPUVET_SCENARIO_DIR) + "/windows10_cudnn_not_copied/snapshot.json";
-  const Outcome run = gpuvet(
-      "explain --json --snapshot " + snapshot +
-      " --text \"W dso_loader.cc:55] Could not load dynamic library 'cudnn64_7.dll'; dlerror: "
-      "cudnn64_7.dll not found\"");
+  const std::string message =
+      "W dso_loader.cc:55] Could not load dynamic library 'cudnn64_7.dll'; dlerror: cudnn64_7.dll "
+      "not found\n";
+  // The traceback's Python environment is the snapshot's: the log comes from that machine.
+  testing::TempDir dir;
+  const std::string log =
+      dir.file("same.log",
+               "  File \"C:\\Users\\zhang\\Miniconda3\\envs\\tf21-gpu\\lib\\site-packages\\"
+               "tensorflow_core\\python\\pywrap_tensorflow.py\", line 58\n" +
+                   message);
+  Outcome run = gpuvet("explain --json --snapshot " + snapshot + " " + log);
   ASSERT_EQ(run.status, 0) << run.err;
-  const auto doc = nlohmann::json::parse(run.out);
+  auto doc = nlohmann::json::parse(run.out);
+  EXPECT_EQ(doc["facts"]["state"], "used");
   EXPECT_EQ(doc["causes"][0]["id"], "cudnn.missing");
   EXPECT_EQ(doc["causes"][0]["confirmed_by_facts"], true);
   EXPECT_NE(doc["causes"][0]["why"].get<std::string>().find("tf21-gpu"), std::string::npos)
+      << doc.dump(2);
+  EXPECT_NE(doc["facts"]["note"].get<std::string>().find("tf21-gpu"), std::string::npos)
+      << doc.dump(2);
+
+  // The message alone shows nothing of its machine: ranked by the log, the finding only said.
+  run = gpuvet("explain --json --snapshot " + snapshot + " " + dir.file("bare.log", message));
+  ASSERT_EQ(run.status, 0) << run.err;
+  doc = nlohmann::json::parse(run.out);
+  EXPECT_EQ(doc["facts"]["state"], "unknown_machine");
+  EXPECT_EQ(doc["causes"][0]["id"], "cudnn.missing");
+  EXPECT_TRUE(doc["causes"][0]["confirmed_by_facts"].is_null());
+  EXPECT_NE(doc["causes"][0]["why"].get<std::string>().find("checks find it too"),
+            std::string::npos)
       << doc.dump(2);
 }
 
@@ -141,8 +162,8 @@ TEST(CliExplain, TheSnapshotConfirmsAndNamesThisMachinesPaths) {
 TEST(CliExplain, FactsOfAnotherPlatformAreNotUsed) {
   const std::string log =
       " --text \"OSError: [WinError 126] The specified module could not be found. Error loading "
-      "C:\\venv\\Lib\\site-packages\\torch\\lib\\cudnn_cnn_infer64_8.dll or one of its "
-      "dependencies.\"";
+      "C:\\Users\\zhang\\Miniconda3\\envs\\tf21-gpu\\Lib\\site-packages\\torch\\lib\\cudnn_cnn_"
+      "infer64_8.dll or one of its dependencies.\"";
   const std::string linux_machine =
       std::string(GPUVET_SCENARIO_DIR) + "/linux_torch_cu121/snapshot.json";
   Outcome run = gpuvet("explain --json --snapshot " + linux_machine + log);
@@ -156,7 +177,7 @@ TEST(CliExplain, FactsOfAnotherPlatformAreNotUsed) {
   run = gpuvet("explain --snapshot " + linux_machine + log);
   EXPECT_NE(run.out.find("not used"), std::string::npos) << run.out;
 
-  // The same log against a Windows machine: its facts decide.
+  // The same log against the Windows machine whose environment it names: its facts decide.
   const std::string windows_machine =
       std::string(GPUVET_SCENARIO_DIR) + "/windows10_msvcp140_1_missing/snapshot.json";
   run = gpuvet("explain --json --snapshot " + windows_machine + log);
@@ -166,17 +187,50 @@ TEST(CliExplain, FactsOfAnotherPlatformAreNotUsed) {
   EXPECT_FALSE(doc["causes"][0]["confirmed_by_facts"].is_null()) << doc.dump(2);
 }
 
+// A log of the same platform that names another GPU, driver or Python environment: not this
+// machine's, whatever its checks find (a machine without a GPU would confirm every log's "no GPU").
+TEST(CliExplain, ALogThatNamesAnotherMachineIsNotRankedByThisOnesFacts) {
+  const std::string no_gpu =
+      std::string(GPUVET_SCENARIO_DIR) + "/linux_no_gpu_stub_toolkit/snapshot.json";
+  testing::TempDir dir;
+  const std::string log = dir.file(
+      "other.log",
+      "| NVIDIA-SMI 535.104.05             Driver Version: 535.104.05   CUDA Version: 12.2     |\n"
+      "RuntimeError: CUDA error: no kernel image is available for execution on the device\n");
+  Outcome run = gpuvet("explain --json --snapshot " + no_gpu + " " + log);
+  ASSERT_EQ(run.status, 0) << run.err;
+  auto doc = nlohmann::json::parse(run.out);
+  EXPECT_EQ(doc["facts"]["state"], "other_machine");
+  EXPECT_NE(doc["facts"]["note"].get<std::string>().find("535.104.05"), std::string::npos)
+      << doc.dump(2);
+  for (const auto& cause : doc["causes"])
+    EXPECT_TRUE(cause["confirmed_by_facts"].is_null()) << cause.dump();
+  EXPECT_EQ(doc["causes"][0]["id"], "gpu.compute_capability_unsupported");
+  run = gpuvet("explain --snapshot " + no_gpu + " " + log);
+  EXPECT_NE(run.out.find("does not come from this machine"), std::string::npos) << run.out;
+}
+
 // "no kernel image" against machines whose torch library was read: the GPU code it holds decides,
 // and the explanation quotes it.
 TEST(CliExplain, NoKernelImageIsDecidedByTheBuildsGpuCode) {
-  const std::string log =
-      " --text \"RuntimeError: CUDA error: no kernel image is available for execution on the "
-      "device\"";
+  const std::string message =
+      "RuntimeError: CUDA error: no kernel image is available for execution on the device\n";
+  // nvidia-smi -L in the log names each machine's GPU: the log is that machine's.
+  testing::TempDir dir;
+  const std::string on_5090 =
+      dir.file("5090.log",
+               "GPU 0: NVIDIA GeForce RTX 5090 (UUID: GPU-5ca89547-0a71-fc6d-f749-1651ee078536)\n" +
+                   message);
+  const std::string on_3060 =
+      dir.file("3060.log",
+               "GPU 0: NVIDIA GeForce RTX 3060 (UUID: GPU-fd78f358-3e8b-e2bb-abca-a5c099d7e983)\n" +
+                   message);
   const std::string scenarios = std::string(GPUVET_SCENARIO_DIR);
   Outcome run = gpuvet("explain --json --snapshot " + scenarios +
-                       "/linux_torch_binary_gpu_too_new/snapshot.json" + log);
+                       "/linux_torch_binary_gpu_too_new/snapshot.json " + on_5090);
   ASSERT_EQ(run.status, 0) << run.err;
   auto doc = nlohmann::json::parse(run.out);
+  EXPECT_EQ(doc["facts"]["state"], "used");
   EXPECT_EQ(doc["causes"][0]["id"], "gpu.compute_capability_unsupported");
   EXPECT_EQ(doc["causes"][0]["confirmed_by_facts"], true);
   const std::string why = doc["causes"][0]["why"].get<std::string>();
@@ -185,14 +239,20 @@ TEST(CliExplain, NoKernelImageIsDecidedByTheBuildsGpuCode) {
   EXPECT_EQ(why.find("unknown"), std::string::npos) << why;
 
   run = gpuvet("explain --json --snapshot " + scenarios +
-               "/linux_torch_binary_covers_gpu/snapshot.json" + log);
+               "/linux_torch_binary_covers_gpu/snapshot.json " + on_3060);
   ASSERT_EQ(run.status, 0) << run.err;
   doc = nlohmann::json::parse(run.out);
+  EXPECT_EQ(doc["facts"]["state"], "used");
   for (const auto& cause : doc["causes"]) {
     if (cause["id"] == "gpu.compute_capability_unsupported") {
       EXPECT_EQ(cause["confirmed_by_facts"], false);
     }
   }
+  // The RTX 5090's log is not the RTX 3060 machine's.
+  run = gpuvet("explain --json --snapshot " + scenarios +
+               "/linux_torch_binary_covers_gpu/snapshot.json " + on_5090);
+  ASSERT_EQ(run.status, 0) << run.err;
+  EXPECT_EQ(nlohmann::json::parse(run.out)["facts"]["state"], "other_machine");
 }
 
 // check says where its answer on the GPU's architecture came from: the files, or the tables.

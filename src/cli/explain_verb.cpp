@@ -8,6 +8,7 @@
 #include "cli/verb.hpp"
 #include "explain/explain.hpp"
 #include "explain/log_reader.hpp"
+#include "explain/same_machine.hpp"
 #include "explain/signatures.hpp"
 #include "pipeline/diagnose.hpp"
 #include "report/render_explain.hpp"
@@ -37,15 +38,11 @@ int explain_as(const ExplainArgs& args, const std::string& format, const kb::Kb&
   if (system) {
     auto report = pipeline::diagnose(*system, kb, messages);
     if (!report) return fail(report.error());
-    const auto& os = report->facts.os;
-    machine = explain::MachineFindings{report->findings, os.wsl ? "wsl" : os.family};
-    facts.machine_platform = machine->platform;
-    facts.state = explain::FactsUse::State::used;
-    // A Windows log explained on a Linux machine: this machine's facts are not the log's.
-    if (!explain::same_platform(facts.log_platform, machine->platform)) {
-      facts.state = explain::FactsUse::State::other_machine;
-      machine.reset();
-    }
+    // Only a log that shows it comes from this machine is ranked by its facts.
+    auto decided = explain::facts_for_log(collector.log_facts(), report->facts,
+                                          std::move(report->findings), kb, messages, system);
+    facts = std::move(decided.use);
+    machine = std::move(decided.machine);
   }
   const auto causes =
       explain::reason(collector.causes(), kb, messages, machine, collector.log_facts());

@@ -435,7 +435,7 @@ size_t Collector::first_candidate(std::string_view text) const {
   // Every line of the head, so that a message wrapped over two of them can be joined.
   if (head_bytes_ < kWrappedHeadBytes) return 0;
   const size_t signature = signatures_.first_candidate(text);
-  if (device_lines_.size() >= kMaxDeviceLines) return signature;
+  if (log_facts_.device_lines.size() >= kMaxDeviceLines) return signature;
   // Only up to the signature's candidate (and a marker that starts before it): the reader asks
   // again after it, and a search to the end of the chunk on every call would read each chunk
   // once per delivered line.
@@ -470,8 +470,9 @@ void Collector::record(Cause& cause, const Signature& sig, size_t line_number,
 }
 
 bool Collector::on_line(size_t line_number, std::string_view line) {
-  if (device_lines_.size() < kMaxDeviceLines && first_device_marker(line) != std::string_view::npos)
-    device_lines_.emplace_back(line.substr(0, 500));
+  if (log_facts_.device_lines.size() < kMaxDeviceLines &&
+      first_device_marker(line) != std::string_view::npos)
+    log_facts_.device_lines.emplace_back(line.substr(0, 500));
   const std::set<size_t> hits = match(line_number, line);
   if (head_bytes_ < kWrappedHeadBytes) match_wrapped(line_number, line, hits);
   head_bytes_ += line.size() + 1;
@@ -512,7 +513,7 @@ void Collector::add_similar(std::vector<Cause>& causes) const {
     c.similar_votes = v.votes;
     c.reports = v.reports;
     c.first_line = std::numeric_limits<size_t>::max();
-    c.device_lines = device_lines_;
+    c.device_lines = log_facts_.device_lines;
     causes.push_back(std::move(c));
     ++added;
   }
@@ -585,11 +586,33 @@ void Collector::record_fact(const Signature& sig, size_t line_number, std::strin
   if (sig.cause.starts_with("platform.")) {
     log_facts_.platforms.insert(sig.cause.substr(9));
   } else if (sig.cause.starts_with("version.")) {
-    const auto version = captures.find("version");
-    if (version == captures.end() || version->second.empty()) return;
+    // Alternatives of one pattern name their groups version, version2 …
+    const auto version = std::find_if(captures.begin(), captures.end(), [](const auto& capture) {
+      return capture.first.starts_with("version") && !capture.second.empty();
+    });
+    if (version == captures.end()) return;
+    const std::string family = sig.cause.substr(8);
+    const std::string value = family != "cudnn" ? version->second
+                              : version->second.find(',') != std::string::npos
+                                  ? dotted_cudnn_version("(" + version->second + ")")
+                                  : dotted_cudnn_version(version->second);
     log_facts_.versions.emplace(
-        sig.cause.substr(8),
-        LogFacts::Seen{version->second, {line_number, std::string(line.substr(0, 500))}});
+        family, LogFacts::Seen{value, {line_number, std::string(line.substr(0, 500))}});
+  } else if (sig.cause == "gpu.named") {
+    if (log_facts_.device_lines.size() < kMaxDeviceLines)
+      log_facts_.device_lines.emplace_back(line.substr(0, 500));
+  } else if (sig.cause == "path.site_packages") {
+    const auto dir = std::find_if(captures.begin(), captures.end(), [](const auto& capture) {
+      return capture.first.starts_with("dir") && !capture.second.empty();
+    });
+    const bool known = std::any_of(log_facts_.site_packages.begin(), log_facts_.site_packages.end(),
+                                   [&](const LogFacts::Seen& seen) {
+                                     return dir != captures.end() && seen.version == dir->second;
+                                   });
+    if (dir == captures.end() || known || log_facts_.site_packages.size() >= kMaxLogEnvironments)
+      return;
+    log_facts_.site_packages.push_back(
+        LogFacts::Seen{dir->second, {line_number, std::string(line.substr(0, 500))}});
   } else if (sig.cause == "package.installed") {
     const auto names = captures.find("names");
     const auto status = captures.find("status");
@@ -642,13 +665,13 @@ std::vector<Cause> Collector::causes() const {
   std::vector<Cause> out;
   for (const auto& [id, cause] : by_cause_) {
     out.push_back(cause);
-    out.back().device_lines = device_lines_;
+    out.back().device_lines = log_facts_.device_lines;
   }
   // A cause the log names outranks the same cause as another message's alternative.
   for (const auto& [id, cause] : alternatives_) {
     if (by_cause_.contains(id)) continue;
     out.push_back(cause);
-    out.back().device_lines = device_lines_;
+    out.back().device_lines = log_facts_.device_lines;
   }
   if (similar_) add_similar(out);
   return out;
@@ -705,8 +728,9 @@ std::vector<Cause> reason(std::vector<Cause> causes, const kb::Kb& kb, const kb:
   // path) explains both lines better than a CUDA of another version next to a missing cuDNN.
   swap_when_cudnn_missing_too(causes);
   // Of one family the facts decide which it is: no CUDA at all, or one of another version.
-  for (auto& c : causes) {
-    if (const Finding* finding = finding_of(c.id, machine)) c.id = finding->id;
+  if (machine && machine->ranks) {
+    for (auto& c : causes)
+      if (const Finding* finding = finding_of(c.id, machine)) c.id = finding->id;
   }
   // Two signatures may have led to one cause after interpretation: merge them.
   std::map<std::string, Cause> merged;
@@ -757,7 +781,11 @@ std::vector<Cause> reason(std::vector<Cause> causes, const kb::Kb& kb, const kb:
                             {{"platform", m.text("explain.platform." + platform)}});
     }
     c.fix.clear();
-    if (finding) {
+    if (finding && !machine->ranks) {
+      // The log may come from another machine: the checks' finding is said, and decides nothing.
+      if (finding->id == c.id)
+        c.why += " " + m.text("explain.also_on_this_machine", {{"title", finding->title}});
+    } else if (finding) {
       c.confirmed_by_facts = true;
       c.confidence = std::min(0.99, c.confidence + 0.1);
       c.why += " " + m.text("explain.confirmed", {{"title", finding->title}});
@@ -768,7 +796,7 @@ std::vector<Cause> reason(std::vector<Cause> causes, const kb::Kb& kb, const kb:
             " " + m.text("explain.confirmed_evidence", {{"evidence", finding->evidence.front()}});
       }
       c.fix = finding->fix;
-    } else if (machine && kDecidable.contains(c.id)) {
+    } else if (machine && machine->ranks && kDecidable.contains(c.id)) {
       c.confirmed_by_facts = false;
       c.confidence *= 0.6;
       c.why += " " + m.text("explain.contradicted");

@@ -64,11 +64,20 @@ struct LogFacts {
     std::string version;
     Evidence line;  // where the log printed it
   };
-  std::map<std::string, Seen> versions;  // tensorflow -> 2.12.0, the first the log prints
+  // The first each the log prints: tensorflow -> 2.12.0, torch, driver (the NVIDIA driver's
+  // 535.104.05), cudnn (the cuDNN loaded, dotted).
+  std::map<std::string, Seen> versions;
   // Framework distributions a pip listing in the log names (pip list, pip freeze, collect_env's
   // "[pip3] …"): onnxruntime-gpu -> 1.16.3, the first line that lists it.
   std::map<std::string, Seen> listed;
+  // Lines that name the log's GPUs (a framework's device line, nvidia-smi's), up to
+  // kMaxDeviceLines.
+  std::vector<std::string> device_lines;
+  // The Python environments the log's paths are in: their site-packages directories as written
+  // (in `version`), up to kMaxLogEnvironments.
+  std::vector<Seen> site_packages;
 };
+inline constexpr size_t kMaxLogEnvironments = 4;
 
 // The platform the log comes from: WSL when anything says so, else the only one its lines point
 // to; empty when they point nowhere or to several.
@@ -78,13 +87,16 @@ std::string log_platform(const LogFacts& log);
 // is a WSL machine's, never a plain Linux one's.
 bool same_platform(const std::string& log_platform, const std::string& machine_platform);
 
-// Whose facts an explanation used: none (--no-facts), this machine's or a snapshot's, or none
-// because the log comes from a machine of another platform.
+// Whose facts an explanation used: none (--no-facts); this machine's or a snapshot's, where the
+// log shows it comes from that machine; none because it shows another machine (another platform,
+// GPU, driver, framework, cuDNN or Python environment); or only beside the causes, where the log
+// shows nothing to tell (explain/same_machine.hpp).
 struct FactsUse {
-  enum class State { none, used, other_machine };
+  enum class State { none, used, other_machine, unknown_machine };
   State state = State::none;
   std::string log_platform;      // empty when the log does not say
   std::string machine_platform;  // empty without facts
+  std::string note;              // why, in the user's language: what the log and the facts show
 };
 
 // Collects the hits of one log, line by line, in bounded memory.
@@ -138,7 +150,6 @@ class Collector {
                        const std::map<std::string, std::string>& captures);
   std::map<std::string, Cause> by_cause_;
   std::map<std::string, Cause> alternatives_;
-  std::vector<std::string> device_lines_;
   LogFacts log_facts_;
 };
 
@@ -146,6 +157,9 @@ class Collector {
 struct MachineFindings {
   std::vector<Finding> findings;
   std::string platform;  // windows, linux, wsl; empty when unknown
+  // Whether the facts may rank the causes. False where the log shows nothing that tells whether
+  // it comes from this machine: a cause the checks also find then only says so.
+  bool ranks = true;
 };
 
 // Interprets captures with the knowledge base (cudart64_101.dll is CUDA 10.1), turns a runtime

@@ -22,6 +22,8 @@ const char* state_name(explain::FactsUse::State state) {
       return "used";
     case explain::FactsUse::State::other_machine:
       return "other_machine";
+    case explain::FactsUse::State::unknown_machine:
+      return "unknown_machine";
     case explain::FactsUse::State::none:
       break;
   }
@@ -94,7 +96,8 @@ std::string render_explain_json(const std::vector<Cause>& causes, const explain:
                                       {"log_platform", or_null(facts.log_platform)},
                                       {"facts",
                                        {{"state", state_name(facts.state)},
-                                        {"machine_platform", or_null(facts.machine_platform)}}}};
+                                        {"machine_platform", or_null(facts.machine_platform)},
+                                        {"note", or_null(facts.note)}}}};
   return doc.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
 }
 
@@ -102,13 +105,7 @@ std::string render_explain_text(const std::vector<Cause>& causes, const kb::Mess
                                 const explain::FactsUse& facts) {
   const report::Painter paint(color);
   std::string out;
-  if (facts.state == explain::FactsUse::State::other_machine) {
-    out += paint(m.text("explain.facts.other_machine",
-                        {{"log", m.text("explain.platform." + facts.log_platform)},
-                         {"machine", m.text("explain.platform." + facts.machine_platform)}}),
-                 fmt::emphasis::faint) +
-           "\n\n";
-  }
+  if (!facts.note.empty()) out += paint(facts.note, fmt::emphasis::faint) + "\n\n";
   if (causes.empty()) return out + m.text("explain.none") + "\n";
   for (size_t i = 0; i < causes.size(); ++i) {
     const Cause& c = causes[i];
@@ -133,13 +130,7 @@ std::string render_explain_text(const std::vector<Cause>& causes, const kb::Mess
 std::string render_explain_md(const std::vector<Cause>& causes, const kb::Messages& m,
                               const explain::FactsUse& facts) {
   std::string out = fmt::format("## {}\n\n", m.text("explain.md.title"));
-  if (facts.state == explain::FactsUse::State::other_machine) {
-    out += "> " +
-           md::line(m.text("explain.facts.other_machine",
-                           {{"log", m.text("explain.platform." + facts.log_platform)},
-                            {"machine", m.text("explain.platform." + facts.machine_platform)}})) +
-           "\n\n";
-  }
+  if (!facts.note.empty()) out += "> " + md::line(facts.note) + "\n\n";
   if (causes.empty()) return out + md::line(m.text("explain.none")) + "\n";
   for (size_t i = 0; i < causes.size(); ++i) {
     const Cause& c = causes[i];

@@ -15,8 +15,11 @@
 #include <string>
 #include <vector>
 
+#include "explain/same_machine.hpp"
 #include "explain/similar_cases.hpp"
 #include "explain_support.hpp"
+#include "pipeline/diagnose.hpp"
+#include "system/replay_system.hpp"
 #include "test_support.hpp"
 
 namespace gpuvet::explain {
@@ -458,6 +461,54 @@ TEST(ExplainCorpus, NoiseAroundTheLogKeepsTheAnswer) {
   const auto [before, after] = noise_for("linux");
   EXPECT_TRUE(
       testing::explain_with(before + after, std::nullopt, &SimilarCases::embedded(), "").empty());
+}
+
+// Every real log explained with the facts of machines it does not come from, as on a build
+// server or a helper's laptop: a log that names another GPU, driver, framework or Python
+// environment is ranked as with --no-facts, and so is one that names nothing of its machine. Only
+// a log that shows this machine (none here, unless a case names the same GPU and driver) may move.
+TEST(ExplainCorpus, AnotherMachinesFactsLeaveTheAnswer) {
+  const auto first = [](const std::vector<Cause>& c) { return c.empty() ? "nothing" : c[0].id; };
+  std::map<std::string, std::string> without_facts;
+  for (const auto& row : corpus())
+    without_facts[text_of(row, "id")] = first(explain_case(row));
+  // A build server without a GPU (what CI runs on), and a Windows desktop with one.
+  for (const char* scenario : {"linux_no_gpu_stub_toolkit", "windows10_gtx1060_tf21_all_green"}) {
+    auto snapshot = sys::load_snapshot_file(std::string(GPUVET_SCENARIO_DIR) + "/" + scenario +
+                                            "/snapshot.json");
+    ASSERT_TRUE(snapshot) << scenario;
+    const sys::ReplaySystem system(std::move(*snapshot));
+    auto report = pipeline::diagnose(system, testing::embedded_kb(), testing::messages());
+    ASSERT_TRUE(report) << scenario;
+    std::map<std::string, size_t> states;
+    std::string moved;
+    for (const auto& row : corpus()) {
+      Collector collector(testing::signatures(), &reported_cases_for(row), text_of(row, "url"));
+      auto read = read_log_text(
+          text_of(row, "log"),
+          [&](size_t n, std::string_view line) { return collector.on_line(n, line); },
+          [&](std::string_view lines) { return collector.first_candidate(lines); });
+      ASSERT_TRUE(read.ok());
+      const auto decided = facts_for_log(collector.log_facts(), report->facts, report->findings,
+                                         testing::embedded_kb(), testing::messages(), &system);
+      const auto state = decided.use.state;
+      ++states[state == FactsUse::State::used            ? "used"
+               : state == FactsUse::State::other_machine ? "other"
+                                                         : "unknown"];
+      if (state == FactsUse::State::used) continue;
+      const std::string answer =
+          first(reason(collector.causes(), testing::embedded_kb(), testing::messages(),
+                       decided.machine, collector.log_facts()));
+      const std::string& plain = without_facts[text_of(row, "id")];
+      if (answer != plain)
+        moved += "  " + text_of(row, "id") + ": " + plain + " -> " + answer + "\n";
+    }
+    std::printf("%s: of %zu real logs, %zu show this machine, %zu another, %zu nothing to tell\n",
+                scenario, without_facts.size(), states["used"], states["other"], states["unknown"]);
+    EXPECT_TRUE(moved.empty()) << scenario << ": the facts of another machine moved\n" << moved;
+    // Those that do show it (its GPU, nothing of another) are few.
+    EXPECT_LE(states["used"], 10u) << scenario;
+  }
 }
 
 // What a log does not say is left out of its explanation, not written as "unknown" (the version

@@ -1,0 +1,314 @@
+#include "explain/same_machine.hpp"
+
+#include <algorithm>
+#include <set>
+
+#include "core/version.hpp"
+#include "frameworks/framework.hpp"
+#include "kb/queries.hpp"
+#include "python/metadata.hpp"
+#include "system/system.hpp"
+
+namespace gpuvet::explain {
+
+namespace {
+
+// The rows the GPU tables give a name in `text` (a log's device line, a machine's GPU name):
+// "NVIDIA GeForce RTX 3060" and "GeForce RTX 3060" are one GPU.
+std::set<std::string> gpu_names(const kb::Kb& kb, std::string_view text) {
+  std::set<std::string> names;
+  const auto match = kb::find_gpu(kb, text);
+  if (!match) return names;
+  for (const auto& row : match->rows)
+    names.insert(row.get("name"));
+  return names;
+}
+
+std::string joined(const std::vector<std::string>& values) {
+  std::string out;
+  for (const auto& v : values)
+    out += (out.empty() ? "" : ", ") + v;
+  return out;
+}
+
+MachineClue clue(bool same, const std::string& what, const char* how, kb::MessageArgs args) {
+  return {same, "explain.facts.clue." + what + "." + how, std::move(args)};
+}
+
+// The machine's GPUs as a driver, the PCI bus or Windows names them.
+struct MachineGpus {
+  bool known = false;  // something looked: NVML, the PCI bus, Windows' adapters
+  std::set<std::string> names;
+  std::vector<std::string> labels;
+};
+
+MachineGpus machine_gpus(const Facts& facts, const kb::Kb& kb) {
+  MachineGpus out;
+  out.known =
+      !facts.gpus.empty() || facts.hardware.pci_scanned || !facts.hardware.display_adapters.empty();
+  const auto add = [&](const std::optional<std::string>& name,
+                       const std::optional<std::string>& id) {
+    const std::string& asked = name ? *name : id.value_or("");
+    if (asked.empty()) return;
+    const auto names = gpu_names(kb, asked);
+    out.names.insert(names.begin(), names.end());
+    if (std::find(out.labels.begin(), out.labels.end(), asked) == out.labels.end())
+      out.labels.push_back(asked);
+  };
+  for (const auto& gpu : facts.gpus)
+    add(gpu.name, gpu.pci_id);
+  for (const auto& gpu : facts.hardware.pci_gpus)
+    add(gpu.name, gpu.pci_id);
+  for (const auto& adapter : facts.hardware.display_adapters) {
+    const bool nvidia = adapter.provider == "NVIDIA" ||
+                        (adapter.name && adapter.name->find("NVIDIA") != std::string::npos);
+    if (nvidia) add(adapter.name, adapter.pci_id);
+  }
+  return out;
+}
+
+void compare_gpus(const LogFacts& log, const Facts& facts, const kb::Kb& kb,
+                  std::vector<MachineClue>& clues) {
+  std::optional<MachineGpus> machine;
+  for (const auto& line : log.device_lines) {
+    const auto names = gpu_names(kb, line);
+    if (names.empty()) continue;
+    if (!machine) machine = machine_gpus(facts, kb);
+    if (!machine->known) return;
+    const std::string gpu = *names.begin();
+    const bool same = std::any_of(names.begin(), names.end(),
+                                  [&](const std::string& n) { return machine->names.contains(n); });
+    if (same) {
+      clues.push_back(clue(true, "gpu", "same", {{"gpu", gpu}}));
+    } else if (machine->labels.empty()) {
+      clues.push_back(clue(false, "gpu", "absent", {{"gpu", gpu}}));
+    } else {
+      clues.push_back(
+          clue(false, "gpu", "other", {{"gpu", gpu}, {"machine", joined(machine->labels)}}));
+    }
+  }
+}
+
+// Two versions that agree in the parts both give, up to `parts`: 535.104.05 and 535.104.5.
+bool same_version(std::string_view a, std::string_view b, size_t parts) {
+  return version::compare(version::prefix(a, parts), version::prefix(b, parts)) == 0;
+}
+
+// A framework's public version, without its local part: 2.1.0+cu121 is 2.1.0.
+std::string public_version(std::string_view v) {
+  return std::string(v.substr(0, v.find('+')));
+}
+
+void compare_driver(const LogFacts& log, const Facts& facts, std::vector<MachineClue>& clues) {
+  const auto seen = log.versions.find("driver");
+  if (seen == log.versions.end()) return;
+  std::vector<std::string> versions;
+  const auto add = [&](const std::optional<std::string>& v) {
+    if (v && !v->empty() && std::find(versions.begin(), versions.end(), *v) == versions.end())
+      versions.push_back(*v);
+  };
+  if (facts.driver) {
+    add(facts.driver->version);
+    add(facts.driver->kernel_module_version);
+  }
+  for (const auto& adapter : facts.hardware.display_adapters)
+    add(adapter.nvidia_driver);
+  const std::string& v = seen->second.version;
+  if (versions.empty()) {
+    if (facts.driver && facts.driver->installed == false)
+      clues.push_back(clue(false, "driver", "absent", {{"version", v}}));
+    return;
+  }
+  const bool same = std::any_of(versions.begin(), versions.end(),
+                                [&](const std::string& m) { return same_version(v, m, 2); });
+  clues.push_back(
+      same ? clue(true, "driver", "same", {{"version", v}})
+           : clue(false, "driver", "other", {{"version", v}, {"machine", joined(versions)}}));
+}
+
+// The public versions of the machine's frameworks `which` picks, each once.
+template <typename Which>
+std::vector<std::string> framework_versions(const Facts& facts, Which which) {
+  std::vector<std::string> versions;
+  for (const auto& env : facts.python_envs) {
+    for (const auto& fw : env.frameworks) {
+      if (!fw.version || !which(fw)) continue;
+      std::string v = public_version(*fw.version);
+      if (std::find(versions.begin(), versions.end(), v) == versions.end())
+        versions.push_back(std::move(v));
+    }
+  }
+  return versions;
+}
+
+MachineClue framework_clue(const std::string& name, const std::string& version,
+                           const std::vector<std::string>& machine) {
+  kb::MessageArgs args = {{"framework", name}, {"version", version}};
+  if (machine.empty()) return clue(false, "framework", "absent", args);
+  const std::string v = public_version(version);
+  const bool same = std::any_of(machine.begin(), machine.end(),
+                                [&](const std::string& m) { return same_version(v, m, 3); });
+  if (!same) args.emplace_back("machine", joined(machine));
+  return clue(same, "framework", same ? "same" : "other", args);
+}
+
+void compare_frameworks(const LogFacts& log, const Facts& facts, std::vector<MachineClue>& clues) {
+  if (facts.python_envs.empty()) return;  // no Python looked at: nothing to compare
+  // A version the log prints: the machine has that framework at that version, or not at all.
+  for (const auto& [family, seen] : log.versions) {
+    const frameworks::Framework* framework = frameworks::find(family);
+    if (!framework) continue;  // the driver's, cuDNN's
+    const auto machine = framework_versions(
+        facts, [&](const FrameworkFact& fw) { return fw.name == framework->family; });
+    clues.push_back(framework_clue(std::string(framework->display_name), seen.version, machine));
+  }
+  // A pip listing's frameworks, where the machine has that distribution (torch==2.1.0 is both).
+  for (const auto& [package, seen] : log.listed) {
+    if (log.versions.contains(package)) continue;
+    const auto machine = framework_versions(facts, [&](const FrameworkFact& fw) {
+      return python::normalize_name(fw.package) == package;
+    });
+    if (!machine.empty()) clues.push_back(framework_clue(package, seen.version, machine));
+  }
+}
+
+// Every cuDNN the machine has: installed, loaded, pip wheels, conda packages, what the
+// frameworks were built with.
+std::vector<std::string> machine_cudnn(const Facts& facts) {
+  std::vector<std::string> versions;
+  const auto add = [&](const std::optional<std::string>& v) {
+    if (v && !v->empty() && std::find(versions.begin(), versions.end(), *v) == versions.end())
+      versions.push_back(*v);
+  };
+  for (const auto& c : facts.cudnn) {
+    add(c.loaded_version);
+    add(c.version);
+    add(c.library_version);
+  }
+  for (const auto& env : facts.python_envs) {
+    for (const auto& wheel : env.nvidia_wheels)
+      if (wheel.component == "cudnn") add(wheel.version);
+    for (const auto& pkg : env.conda_packages)
+      if (pkg.name == "cudnn") add(pkg.version);
+    for (const auto& fw : env.frameworks)
+      add(fw.cudnn);
+  }
+  return versions;
+}
+
+void compare_cudnn(const LogFacts& log, const Facts& facts, std::vector<MachineClue>& clues) {
+  const auto seen = log.versions.find("cudnn");
+  if (seen == log.versions.end()) return;
+  const std::string& v = seen->second.version;
+  const auto versions = machine_cudnn(facts);
+  if (versions.empty()) {
+    clues.push_back(clue(false, "cudnn", "absent", {{"version", v}}));
+    return;
+  }
+  const bool same = std::any_of(versions.begin(), versions.end(),
+                                [&](const std::string& m) { return same_version(v, m, 2); });
+  clues.push_back(
+      same ? clue(true, "cudnn", "same", {{"version", v}})
+           : clue(false, "cudnn", "other", {{"version", v}, {"machine", joined(versions)}}));
+}
+
+// A directory as facts and logs may both write it. Windows (a drive letter): '/' for '\\', once
+// where a Python repr doubles it, and one case, as the facts write it and the file system
+// compares names; no trailing separator.
+std::string comparable_path(std::string_view path) {
+  const bool windows = path.size() > 1 && path[1] == ':';
+  std::string out;
+  for (const char c : path) {
+    if (!windows) {
+      out.push_back(c);
+      continue;
+    }
+    const char slash_or_lower = c == '\\'              ? '/'
+                                : c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a')
+                                                       : c;
+    if (slash_or_lower == '/' && !out.empty() && out.back() == '/') continue;
+    out.push_back(slash_or_lower);
+  }
+  while (out.size() > 1 && out.back() == '/')
+    out.pop_back();
+  return out;
+}
+
+// Where every machine of one distribution or image keeps its Python (/usr/lib/python3/
+// dist-packages, a Docker image's /opt/conda, C:/Program Files): that one has it too tells
+// nothing; that it lacks it still tells another machine.
+bool shared_location(std::string_view dir) {
+  for (const std::string_view prefix :
+       {"/usr/", "/opt/conda/", "c:/program files", "c:/programdata/", "c:/python"}) {
+    if (dir.starts_with(prefix)) return true;
+  }
+  return false;
+}
+
+void compare_environments(const LogFacts& log, const Facts& facts, const sys::System* system,
+                          std::vector<MachineClue>& clues) {
+  std::set<std::string> known;
+  for (const auto& env : facts.python_envs)
+    for (const auto& dir : env.site_packages)
+      known.insert(comparable_path(dir));
+  for (const auto& seen : log.site_packages) {
+    if (seen.version.starts_with("~")) continue;  // whose home, the log does not say
+    const std::string dir = comparable_path(seen.version);
+    bool same = known.contains(dir);
+    if (!same && system) {
+      const auto info = system->file_info(dir);
+      same = info && info->kind == sys::FileKind::directory;
+    }
+    if (same && shared_location(dir)) continue;
+    clues.push_back(clue(same, "python", same ? "same" : "other", {{"path", dir}}));
+  }
+}
+
+}  // namespace
+
+std::vector<MachineClue> compare_with_machine(const LogFacts& log, const Facts& facts,
+                                              const kb::Kb& kb, const sys::System* system) {
+  std::vector<MachineClue> clues;
+  compare_gpus(log, facts, kb, clues);
+  compare_driver(log, facts, clues);
+  compare_frameworks(log, facts, clues);
+  compare_cudnn(log, facts, clues);
+  compare_environments(log, facts, system, clues);
+  return clues;
+}
+
+FactsForLog facts_for_log(const LogFacts& log, const Facts& facts, std::vector<Finding> findings,
+                          const kb::Kb& kb, const kb::Messages& m, const sys::System* system) {
+  FactsForLog out;
+  out.use.log_platform = log_platform(log);
+  out.use.machine_platform = facts.os.wsl ? "wsl" : facts.os.family;
+  if (!same_platform(out.use.log_platform, out.use.machine_platform)) {
+    out.use.state = FactsUse::State::other_machine;
+    out.use.note = m.text("explain.facts.other_machine",
+                          {{"log", m.text("explain.platform." + out.use.log_platform)},
+                           {"machine", m.text("explain.platform." + out.use.machine_platform)}});
+    return out;
+  }
+  const auto clues = compare_with_machine(log, facts, kb, system);
+  const auto other =
+      std::find_if(clues.begin(), clues.end(), [](const MachineClue& c) { return !c.same; });
+  if (other != clues.end()) {
+    out.use.state = FactsUse::State::other_machine;
+    out.use.note =
+        m.text("explain.facts.other_machine_clue", {{"clue", m.text(other->key, other->args)}});
+    return out;
+  }
+  out.machine = MachineFindings{std::move(findings), out.use.machine_platform};
+  if (clues.empty()) {
+    out.use.state = FactsUse::State::unknown_machine;
+    out.use.note = m.text("explain.facts.unknown_machine");
+    out.machine->ranks = false;
+    return out;
+  }
+  out.use.state = FactsUse::State::used;
+  out.use.note = m.text("explain.facts.same_machine",
+                        {{"clue", m.text(clues.front().key, clues.front().args)}});
+  return out;
+}
+
+}  // namespace gpuvet::explain

@@ -1,0 +1,227 @@
+// Whether a log comes from the machine whose facts explain would use: each clue a log gives (its
+// GPUs, NVIDIA driver, framework and cuDNN versions, Python environments) against hand-made
+// facts, and the state each mix of clues leads to.
+#include <gtest/gtest.h>
+
+#include "explain/same_machine.hpp"
+#include "explain_support.hpp"
+#include "test_support.hpp"
+
+namespace gpuvet::explain {
+namespace {
+
+LogFacts facts_of_log(std::string_view log) {
+  Collector collector(testing::signatures());
+  auto read = read_log_text(
+      log, [&](size_t n, std::string_view line) { return collector.on_line(n, line); },
+      [&](std::string_view lines) { return collector.first_candidate(lines); });
+  EXPECT_TRUE(read.ok());
+  return collector.log_facts();
+}
+
+// A Linux machine with an RTX 3060, driver 535.183.01, cuDNN 8.9.2 and torch 2.1.0 in a venv.
+Facts linux_machine() {
+  Facts f;
+  f.os.family = "linux";
+  f.hardware.pci_scanned = true;
+  GpuFact gpu;
+  gpu.name = "NVIDIA GeForce RTX 3060";
+  f.gpus.push_back(gpu);
+  f.driver = DriverFacts{};
+  f.driver->installed = true;
+  f.driver->version = "535.183.01";
+  CudnnFact cudnn;
+  cudnn.version = "8.9.2";
+  f.cudnn.push_back(cudnn);
+  PythonEnvFact env;
+  env.path = "/home/dev/venvs/torch";
+  env.site_packages = {"/home/dev/venvs/torch/lib/python3.10/site-packages"};
+  FrameworkFact torch;
+  torch.name = "torch";
+  torch.package = "torch";
+  torch.version = "2.1.0+cu121";
+  env.frameworks.push_back(torch);
+  f.python_envs.push_back(env);
+  return f;
+}
+
+// A build server: a CUDA toolkit, no GPU on its bus, no driver, Python without frameworks.
+Facts machine_without_gpu() {
+  Facts f;
+  f.os.family = "linux";
+  f.hardware.pci_scanned = true;
+  f.driver = DriverFacts{};
+  f.driver->installed = false;
+  PythonEnvFact env;
+  env.path = "/usr";
+  env.site_packages = {"/usr/lib/python3/dist-packages"};
+  f.python_envs.push_back(env);
+  return f;
+}
+
+std::vector<std::string> keys(const std::vector<MachineClue>& clues) {
+  std::vector<std::string> out;
+  for (const auto& c : clues)
+    out.push_back(c.key);
+  return out;
+}
+
+std::vector<std::string> clues_on(const Facts& machine, std::string_view log) {
+  return keys(compare_with_machine(facts_of_log(log), machine, testing::embedded_kb(), nullptr));
+}
+
+using Keys = std::vector<std::string>;
+
+TEST(SameMachine, TheLogsGpuAgainstTheMachines) {
+  const std::string tf_device =
+      "Created device /job:localhost/replica:0/task:0/device:GPU:0 with 9634 MB memory:  -> "
+      "device: 0, name: GeForce RTX 3060, pci bus id: 0000:01:00.0, compute capability: 8.6";
+  EXPECT_EQ(clues_on(linux_machine(), tf_device), Keys{"explain.facts.clue.gpu.same"});
+  EXPECT_EQ(clues_on(linux_machine(), "GPU 0: NVIDIA A100-SXM4-80GB (UUID: GPU-5ca89547)"),
+            Keys{"explain.facts.clue.gpu.other"});
+  EXPECT_EQ(clues_on(linux_machine(), "|   0  Tesla T4            Off  | 00000000:00:04.0 Off |"),
+            Keys{"explain.facts.clue.gpu.other"});
+  EXPECT_EQ(clues_on(machine_without_gpu(), tf_device), Keys{"explain.facts.clue.gpu.absent"});
+  // A machine nothing looked at for GPUs (no bus read, no driver answer) says nothing.
+  Facts unknown;
+  unknown.os.family = "linux";
+  EXPECT_TRUE(clues_on(unknown, tf_device).empty());
+  // A capability line that names no GPU is no clue.
+  EXPECT_TRUE(clues_on(linux_machine(), "The minimum required Cuda capability is 3.5.").empty());
+}
+
+TEST(SameMachine, TheLogsDriverAgainstTheMachines) {
+  EXPECT_EQ(clues_on(linux_machine(),
+                     "| NVIDIA-SMI 535.183.01   Driver Version: 535.183.01   CUDA Version: 12.2 |"),
+            Keys{"explain.facts.clue.driver.same"});
+  // TensorFlow drops the leading zero: 535.183.1 is 535.183.01.
+  EXPECT_EQ(clues_on(linux_machine(), "kernel reported version is: 535.183.1"),
+            Keys{"explain.facts.clue.driver.same"});
+  EXPECT_EQ(clues_on(linux_machine(),
+                     "NVRM version: NVIDIA UNIX x86_64 Kernel Module  470.82.01  Wed Oct 27"),
+            Keys{"explain.facts.clue.driver.other"});
+  EXPECT_EQ(clues_on(machine_without_gpu(), "Driver Version: 470.82.01"),
+            Keys{"explain.facts.clue.driver.absent"});
+  // The CUDA driver API's version is no driver version.
+  EXPECT_TRUE(
+      clues_on(linux_machine(), "CUDA driver version is insufficient for CUDA runtime version")
+          .empty());
+  EXPECT_TRUE(
+      clues_on(linux_machine(), "Driver API Version: 11.3, Runtime API Version: 10.2").empty());
+}
+
+TEST(SameMachine, TheLogsFrameworksAndCudnnAgainstTheMachines) {
+  EXPECT_EQ(clues_on(linux_machine(), "PyTorch version: 2.1.0+cu121"),
+            Keys{"explain.facts.clue.framework.same"});
+  EXPECT_EQ(clues_on(linux_machine(), "torch==1.13.1"), Keys{"explain.facts.clue.framework.other"});
+  EXPECT_EQ(clues_on(linux_machine(), "TensorFlow version: 2.12.0"),
+            Keys{"explain.facts.clue.framework.absent"});
+  // A pip listing names the machine's distribution at another version.
+  EXPECT_EQ(clues_on(linux_machine(), "torch                    1.13.1"),
+            Keys{"explain.facts.clue.framework.other"});
+  EXPECT_EQ(clues_on(linux_machine(),
+                     "Loaded runtime CuDNN library: 8.9.2 but source was compiled with: 8.9.4."),
+            Keys{"explain.facts.clue.cudnn.same"});
+  EXPECT_EQ(clues_on(linux_machine(),
+                     "RuntimeError: cuDNN version incompatibility: PyTorch was compiled against "
+                     "(8, 3, 2) but linked against (8, 0, 3)"),
+            Keys{"explain.facts.clue.cudnn.other"});
+  EXPECT_EQ(clues_on(machine_without_gpu(), "Loaded cuDNN version 8907"),
+            Keys{"explain.facts.clue.cudnn.absent"});
+}
+
+TEST(SameMachine, TheLogsPythonEnvironmentsAgainstTheMachines) {
+  EXPECT_EQ(clues_on(linux_machine(),
+                     "  File \"/home/dev/venvs/torch/lib/python3.10/site-packages/torch/cuda/"
+                     "__init__.py\", line 298, in _lazy_init"),
+            Keys{"explain.facts.clue.python.same"});
+  EXPECT_EQ(clues_on(linux_machine(),
+                     "  File \"/opt/conda/lib/python3.8/site-packages/torch/cuda/__init__.py\""),
+            Keys{"explain.facts.clue.python.other"});
+  // Every Debian machine has /usr/lib/python3/dist-packages: that this one has it tells nothing;
+  // one without /usr/local/lib/python3.8 is not the log's.
+  EXPECT_TRUE(clues_on(machine_without_gpu(),
+                       "  File \"/usr/lib/python3/dist-packages/pycuda/autoinit.py\", line 5")
+                  .empty());
+  EXPECT_EQ(clues_on(machine_without_gpu(),
+                     "  File \"/usr/local/lib/python3.8/dist-packages/torch/__init__.py\""),
+            Keys{"explain.facts.clue.python.other"});
+  // A relative path, or a home the log does not name, is nobody's.
+  EXPECT_TRUE(clues_on(linux_machine(), "in ./venv/lib/python3.10/site-packages (2.1.0)").empty());
+  EXPECT_TRUE(
+      clues_on(linux_machine(), "  File \"~/.local/lib/python3.10/site-packages/x.py\"").empty());
+  // A warning's path is no clue: programs print one on every step.
+  EXPECT_TRUE(clues_on(linux_machine(),
+                       "/opt/x/lib/python3.8/site-packages/keras/optimizers.py:86: UserWarning: …")
+                  .empty());
+
+  // Windows: a repr's doubled backslashes, forward slashes and case are one directory.
+  Facts windows;
+  windows.os.family = "windows";
+  PythonEnvFact env;
+  env.site_packages = {"C:/Users/zhang/Miniconda3/envs/tf21-gpu/Lib/site-packages"};
+  windows.python_envs.push_back(env);
+  for (const char* log :
+       {"  File \"C:\\Users\\zhang\\Miniconda3\\envs\\tf21-gpu\\lib\\site-packages\\tensorflow\\"
+        "__init__.py\", line 3",
+        "FileNotFoundError: Could not find module 'C:\\\\Users\\\\zhang\\\\miniconda3\\\\envs\\\\"
+        "tf21-gpu\\\\Lib\\\\site-packages\\\\torch\\\\lib\\\\c10.dll'",
+        "  File \"C:/Users/zhang/Miniconda3/envs/tf21-gpu/Lib/site-packages/torch/__init__.py\""}) {
+    EXPECT_EQ(clues_on(windows, log), Keys{"explain.facts.clue.python.same"}) << log;
+  }
+  EXPECT_EQ(clues_on(windows,
+                     "OSError: [WinError 126] Error loading \"D:\\venv\\Lib\\site-packages\\"
+                     "torch\\lib\\fbgemm.dll\" or one of its dependencies."),
+            Keys{"explain.facts.clue.python.other"});
+}
+
+TEST(SameMachine, TheStateFollowsTheClues) {
+  const auto& kb = testing::embedded_kb();
+  const auto& m = testing::messages();
+  Finding no_gpu;
+  no_gpu.id = "gpu.none";
+  const auto state = [&](const Facts& machine, std::string_view log) {
+    return facts_for_log(facts_of_log(log), machine, {no_gpu}, kb, m, nullptr);
+  };
+  // Nothing to tell: the findings are kept, to be said, and rank nothing.
+  auto decided = state(machine_without_gpu(), "RuntimeError: No CUDA GPUs are available");
+  EXPECT_EQ(decided.use.state, FactsUse::State::unknown_machine);
+  ASSERT_TRUE(decided.machine);
+  EXPECT_FALSE(decided.machine->ranks);
+  // One clue that differs outweighs any that agree.
+  decided = state(linux_machine(),
+                  "  File \"/home/dev/venvs/torch/lib/python3.10/site-packages/torch/x.py\"\n"
+                  "Driver Version: 470.82.01\n");
+  EXPECT_EQ(decided.use.state, FactsUse::State::other_machine);
+  EXPECT_FALSE(decided.machine);
+  EXPECT_NE(decided.use.note.find("470.82.01"), std::string::npos) << decided.use.note;
+  decided = state(linux_machine(), "Driver Version: 535.183.01\nNo CUDA GPUs are available");
+  EXPECT_EQ(decided.use.state, FactsUse::State::used);
+  ASSERT_TRUE(decided.machine);
+  EXPECT_TRUE(decided.machine->ranks);
+  // Another platform, as before.
+  decided = state(linux_machine(), "OSError: [WinError 126] Error loading \"C:\\x\\fbgemm.dll\"");
+  EXPECT_EQ(decided.use.state, FactsUse::State::other_machine);
+}
+
+// Unknown: the causes rank as with --no-facts, and one the checks also find says so.
+TEST(SameMachine, UnknownMachinesFindingsOnlySpeak) {
+  const std::string log =
+      "RuntimeError: CUDA driver version is insufficient for CUDA runtime version";
+  Finding no_gpu;
+  no_gpu.id = "gpu.none";
+  no_gpu.title = "No NVIDIA GPU on the PCI bus";
+  const auto plain = testing::explain_by_signatures(log);
+  const auto said = testing::explain_by_signatures(log, MachineFindings{{no_gpu}, "linux", false});
+  ASSERT_EQ(plain.size(), said.size());
+  for (size_t i = 0; i < plain.size(); ++i) {
+    EXPECT_EQ(plain[i].id, said[i].id);
+    EXPECT_EQ(plain[i].confidence, said[i].confidence);
+    EXPECT_FALSE(said[i].confirmed_by_facts.has_value());
+    EXPECT_EQ(said[i].why.find("checks find it too") != std::string::npos, said[i].id == "gpu.none")
+        << said[i].id << ": " << said[i].why;
+  }
+}
+
+}  // namespace
+}  // namespace gpuvet::explain
