@@ -207,7 +207,7 @@ TEST(CliExplain, ALogThatNamesAnotherMachineIsNotRankedByThisOnesFacts) {
     EXPECT_TRUE(cause["confirmed_by_facts"].is_null()) << cause.dump();
   EXPECT_EQ(doc["causes"][0]["id"], "gpu.compute_capability_unsupported");
   run = gpuvet("explain --snapshot " + no_gpu + " " + log);
-  EXPECT_NE(run.out.find("does not come from this machine"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("does not look like this machine's"), std::string::npos) << run.out;
 }
 
 // "no kernel image" against machines whose torch library was read: the GPU code it holds decides,
