@@ -13,14 +13,19 @@ namespace gpuvet::explain {
 
 namespace {
 
-// The rows the GPU tables give a name in `text` (a log's device line, a machine's GPU name):
-// "NVIDIA GeForce RTX 3060" and "GeForce RTX 3060" are one GPU.
-std::set<std::string> gpu_names(const kb::Kb& kb, std::string_view text) {
-  std::set<std::string> names;
+void add_once(std::vector<std::string>& values, const std::optional<std::string>& value) {
+  if (value && !value->empty() && std::find(values.begin(), values.end(), *value) == values.end())
+    values.push_back(*value);
+}
+
+// The names the GPU tables give a GPU named in `text` (a log's device line, a machine's GPU name),
+// best match first: "NVIDIA GeForce RTX 3060" and "GeForce RTX 3060" are one GPU.
+std::vector<std::string> gpu_names(const kb::Kb& kb, std::string_view text) {
+  std::vector<std::string> names;
   const auto match = kb::find_gpu(kb, text);
   if (!match) return names;
   for (const auto& row : match->rows)
-    names.insert(row.get("name"));
+    add_once(names, row.get("name"));
   return names;
 }
 
@@ -37,9 +42,9 @@ MachineClue clue(bool same, const std::string& what, const char* how, kb::Messag
 
 // The machine's GPUs as a driver, the PCI bus or Windows names them.
 struct MachineGpus {
-  bool known = false;  // something looked: NVML, the PCI bus, Windows' adapters
-  std::set<std::string> names;
-  std::vector<std::string> labels;
+  bool known = false;               // something looked: NVML, the PCI bus, Windows' adapters
+  std::vector<std::string> names;   // as the GPU tables name them
+  std::vector<std::string> labels;  // as the machine does
 };
 
 MachineGpus machine_gpus(const Facts& facts, const kb::Kb& kb) {
@@ -48,12 +53,11 @@ MachineGpus machine_gpus(const Facts& facts, const kb::Kb& kb) {
       !facts.gpus.empty() || facts.hardware.pci_scanned || !facts.hardware.display_adapters.empty();
   const auto add = [&](const std::optional<std::string>& name,
                        const std::optional<std::string>& id) {
-    const std::string& asked = name ? *name : id.value_or("");
-    if (asked.empty()) return;
-    const auto names = gpu_names(kb, asked);
-    out.names.insert(names.begin(), names.end());
-    if (std::find(out.labels.begin(), out.labels.end(), asked) == out.labels.end())
-      out.labels.push_back(asked);
+    const std::optional<std::string>& asked = name ? name : id;
+    if (!asked || asked->empty()) return;
+    for (const auto& n : gpu_names(kb, *asked))
+      add_once(out.names, n);
+    add_once(out.labels, asked);
   };
   for (const auto& gpu : facts.gpus)
     add(gpu.name, gpu.pci_id);
@@ -75,9 +79,9 @@ void compare_gpus(const LogFacts& log, const Facts& facts, const kb::Kb& kb,
     if (names.empty()) continue;
     if (!machine) machine = machine_gpus(facts, kb);
     if (!machine->known) return;
-    const std::string gpu = *names.begin();
-    const bool same = std::any_of(names.begin(), names.end(),
-                                  [&](const std::string& n) { return machine->names.contains(n); });
+    const std::string& gpu = names.front();
+    const bool same = std::find_first_of(names.begin(), names.end(), machine->names.begin(),
+                                         machine->names.end()) != names.end();
     if (same) {
       clues.push_back(clue(true, "gpu", "same", {{"gpu", gpu}}));
     } else if (machine->labels.empty()) {
@@ -89,7 +93,8 @@ void compare_gpus(const LogFacts& log, const Facts& facts, const kb::Kb& kb,
   }
 }
 
-// Two versions that agree in the parts both give, up to `parts`: 535.104.05 and 535.104.5.
+// Whether two versions agree in their first `parts` parts, compared as numbers: 535.104.05 and
+// 535.104.5 do.
 bool same_version(std::string_view a, std::string_view b, size_t parts) {
   return version::compare(version::prefix(a, parts), version::prefix(b, parts)) == 0;
 }
@@ -103,16 +108,12 @@ void compare_driver(const LogFacts& log, const Facts& facts, std::vector<Machine
   const auto seen = log.versions.find("driver");
   if (seen == log.versions.end()) return;
   std::vector<std::string> versions;
-  const auto add = [&](const std::optional<std::string>& v) {
-    if (v && !v->empty() && std::find(versions.begin(), versions.end(), *v) == versions.end())
-      versions.push_back(*v);
-  };
   if (facts.driver) {
-    add(facts.driver->version);
-    add(facts.driver->kernel_module_version);
+    add_once(versions, facts.driver->version);
+    add_once(versions, facts.driver->kernel_module_version);
   }
   for (const auto& adapter : facts.hardware.display_adapters)
-    add(adapter.nvidia_driver);
+    add_once(versions, adapter.nvidia_driver);
   const std::string& v = seen->second.version;
   if (versions.empty()) {
     if (facts.driver && facts.driver->installed == false)
@@ -132,10 +133,7 @@ std::vector<std::string> framework_versions(const Facts& facts, Which which) {
   std::vector<std::string> versions;
   for (const auto& env : facts.python_envs) {
     for (const auto& fw : env.frameworks) {
-      if (!fw.version || !which(fw)) continue;
-      std::string v = public_version(*fw.version);
-      if (std::find(versions.begin(), versions.end(), v) == versions.end())
-        versions.push_back(std::move(v));
+      if (fw.version && which(fw)) add_once(versions, public_version(*fw.version));
     }
   }
   return versions;
@@ -176,10 +174,7 @@ void compare_frameworks(const LogFacts& log, const Facts& facts, std::vector<Mac
 // frameworks were built with.
 std::vector<std::string> machine_cudnn(const Facts& facts) {
   std::vector<std::string> versions;
-  const auto add = [&](const std::optional<std::string>& v) {
-    if (v && !v->empty() && std::find(versions.begin(), versions.end(), *v) == versions.end())
-      versions.push_back(*v);
-  };
+  const auto add = [&](const std::optional<std::string>& v) { add_once(versions, v); };
   for (const auto& c : facts.cudnn) {
     add(c.loaded_version);
     add(c.version);
