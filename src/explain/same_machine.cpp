@@ -104,6 +104,16 @@ std::string public_version(std::string_view v) {
   return std::string(v.substr(0, v.find('+')));
 }
 
+// The log's version of `what` against the machine's, agreeing in their first `parts` parts.
+MachineClue version_clue(const std::string& what, kb::MessageArgs args, const std::string& version,
+                         const std::vector<std::string>& machine, size_t parts) {
+  const bool same = std::any_of(machine.begin(), machine.end(), [&](const std::string& m) {
+    return same_version(version, m, parts);
+  });
+  if (!same) args.emplace_back("machine", joined(machine));
+  return clue(same, what, same ? "same" : "other", std::move(args));
+}
+
 void compare_driver(const LogFacts& log, const Facts& facts, std::vector<MachineClue>& clues) {
   const auto seen = log.versions.find("driver");
   if (seen == log.versions.end()) return;
@@ -120,11 +130,7 @@ void compare_driver(const LogFacts& log, const Facts& facts, std::vector<Machine
       clues.push_back(clue(false, "driver", "absent", {{"version", v}}));
     return;
   }
-  const bool same = std::any_of(versions.begin(), versions.end(),
-                                [&](const std::string& m) { return same_version(v, m, 2); });
-  clues.push_back(
-      same ? clue(true, "driver", "same", {{"version", v}})
-           : clue(false, "driver", "other", {{"version", v}, {"machine", joined(versions)}}));
+  clues.push_back(version_clue("driver", {{"version", v}}, v, versions, 2));
 }
 
 // The public versions of the machine's frameworks `which` picks, each once.
@@ -143,11 +149,7 @@ MachineClue framework_clue(const std::string& name, const std::string& version,
                            const std::vector<std::string>& machine) {
   kb::MessageArgs args = {{"framework", name}, {"version", version}};
   if (machine.empty()) return clue(false, "framework", "absent", args);
-  const std::string v = public_version(version);
-  const bool same = std::any_of(machine.begin(), machine.end(),
-                                [&](const std::string& m) { return same_version(v, m, 3); });
-  if (!same) args.emplace_back("machine", joined(machine));
-  return clue(same, "framework", same ? "same" : "other", args);
+  return version_clue("framework", args, public_version(version), machine, 3);
 }
 
 void compare_frameworks(const LogFacts& log, const Facts& facts, std::vector<MachineClue>& clues) {
@@ -200,11 +202,7 @@ void compare_cudnn(const LogFacts& log, const Facts& facts, std::vector<MachineC
     clues.push_back(clue(false, "cudnn", "absent", {{"version", v}}));
     return;
   }
-  const bool same = std::any_of(versions.begin(), versions.end(),
-                                [&](const std::string& m) { return same_version(v, m, 2); });
-  clues.push_back(
-      same ? clue(true, "cudnn", "same", {{"version", v}})
-           : clue(false, "cudnn", "other", {{"version", v}, {"machine", joined(versions)}}));
+  clues.push_back(version_clue("cudnn", {{"version", v}}, v, versions, 2));
 }
 
 // A directory as facts and logs may both write it. Windows (a drive letter): '/' for '\\', once
