@@ -187,6 +187,31 @@ TEST(CliExplain, FactsOfAnotherPlatformAreNotUsed) {
   EXPECT_FALSE(doc["causes"][0]["confirmed_by_facts"].is_null()) << doc.dump(2);
 }
 
+// Issue 19's case: the log's loaded cuDNN is the one the snapshot's search order loads, so the
+// log is that machine's, and its facts confirm the mismatch and name the stray copy.
+TEST(CliExplain, TheLoadedCudnnTheLogPrintsMakesItThisMachinesLog) {
+  testing::TempDir dir;
+  const std::string log = dir.file(
+      "tf.log",
+      "E tensorflow/stream_executor/cuda/cuda_dnn.cc:359] Loaded runtime CuDNN library: 8.0.4 but "
+      "source was compiled with: 8.1.0.  CuDNN library needs to have matching major version and "
+      "equal or higher minor version.\n");
+  const std::string snapshot = std::string(GPUVET_SCENARIO_DIR) +
+                               "/windows10_tf210_stray_cudnn804_in_system32/snapshot.json";
+  const Outcome run = gpuvet("explain --json --snapshot " + snapshot + " " + log);
+  ASSERT_EQ(run.status, 0) << run.err;
+  const auto doc = nlohmann::json::parse(run.out);
+  EXPECT_EQ(doc["facts"]["state"], "used");
+  EXPECT_NE(doc["facts"]["note"].get<std::string>().find("cuDNN 8.0.4"), std::string::npos)
+      << doc.dump(2);
+  EXPECT_EQ(doc["causes"][0]["id"], "cudnn.version_mismatch");
+  EXPECT_EQ(doc["causes"][0]["confirmed_by_facts"], true);
+  EXPECT_NE(doc["causes"][0]["why"].get<std::string>().find("System32"), std::string::npos)
+      << doc.dump(2);
+  EXPECT_EQ(doc["causes"][0]["captures"]["loaded"], "8.0.4");
+  EXPECT_EQ(doc["causes"][0]["captures"]["compiled"], "8.1.0");
+}
+
 // A log of the same platform that names another GPU, driver or Python environment: not this
 // machine's, whatever its checks find (a machine without a GPU would confirm every log's "no GPU").
 TEST(CliExplain, ALogThatNamesAnotherMachineIsNotRankedByThisOnesFacts) {
