@@ -446,6 +446,25 @@ size_t Collector::first_candidate(std::string_view text) const {
   return std::min(signature, first_device_marker(before));
 }
 
+namespace {
+
+// Alternatives of one pattern name their groups lib, lib2 …: one capture per name, the one that
+// took part in the match.
+std::map<std::string, std::string> captures_by_name(
+    const std::map<std::string, std::string>& captures) {
+  std::map<std::string, std::string> out;
+  for (const auto& [name, value] : captures) {
+    if (value.empty()) continue;
+    std::string key = name;
+    while (!key.empty() && std::isdigit(static_cast<unsigned char>(key.back())))
+      key.pop_back();
+    out.emplace(std::move(key), value);
+  }
+  return out;
+}
+
+}  // namespace
+
 void Collector::record(Cause& cause, const Signature& sig, size_t line_number,
                        std::string_view line,
                        const std::map<std::string, std::string>& captures) const {
@@ -458,15 +477,8 @@ void Collector::record(Cause& cause, const Signature& sig, size_t line_number,
     // A pasted line can be huge; the evidence keeps its start.
     cause.evidence.push_back({line_number, std::string(line.substr(0, 500))});
   }
-  // Alternatives of one pattern name their groups lib, lib2 …: one capture, the one that took
-  // part in the match.
-  for (const auto& [name, value] : captures) {
-    if (value.empty()) continue;
-    std::string key = name;
-    while (!key.empty() && std::isdigit(static_cast<unsigned char>(key.back())))
-      key.pop_back();
-    cause.captures.emplace(key, value);
-  }
+  for (auto& [name, value] : captures_by_name(captures))
+    cause.captures.emplace(name, std::move(value));
 }
 
 bool Collector::on_line(size_t line_number, std::string_view line) {
@@ -582,37 +594,32 @@ std::set<size_t> Collector::match(size_t line_number, std::string_view line,
 }
 
 void Collector::record_fact(const Signature& sig, size_t line_number, std::string_view line,
-                            const std::map<std::string, std::string>& captures) {
+                            const std::map<std::string, std::string>& all_captures) {
+  const auto captures = captures_by_name(all_captures);
+  const auto seen_here = [&](std::string value) {
+    return LogFacts::Seen{std::move(value), {line_number, std::string(line.substr(0, 500))}};
+  };
   if (sig.cause.starts_with("platform.")) {
     log_facts_.platforms.insert(sig.cause.substr(9));
   } else if (sig.cause.starts_with("version.")) {
-    // Alternatives of one pattern name their groups version, version2 …
-    const auto version = std::find_if(captures.begin(), captures.end(), [](const auto& capture) {
-      return capture.first.starts_with("version") && !capture.second.empty();
-    });
+    const auto version = captures.find("version");
     if (version == captures.end()) return;
     const std::string family = sig.cause.substr(8);
-    const std::string value = family != "cudnn" ? version->second
-                              : version->second.find(',') != std::string::npos
-                                  ? dotted_cudnn_version("(" + version->second + ")")
-                                  : dotted_cudnn_version(version->second);
     log_facts_.versions.emplace(
-        family, LogFacts::Seen{value, {line_number, std::string(line.substr(0, 500))}});
+        family,
+        seen_here(family == "cudnn" ? dotted_cudnn_version(version->second) : version->second));
   } else if (sig.cause == "gpu.named") {
     if (log_facts_.device_lines.size() < kMaxDeviceLines)
       log_facts_.device_lines.emplace_back(line.substr(0, 500));
   } else if (sig.cause == "path.site_packages") {
-    const auto dir = std::find_if(captures.begin(), captures.end(), [](const auto& capture) {
-      return capture.first.starts_with("dir") && !capture.second.empty();
-    });
-    const bool known = std::any_of(log_facts_.site_packages.begin(), log_facts_.site_packages.end(),
-                                   [&](const LogFacts::Seen& seen) {
-                                     return dir != captures.end() && seen.version == dir->second;
-                                   });
-    if (dir == captures.end() || known || log_facts_.site_packages.size() >= kMaxLogEnvironments)
+    const auto dir = captures.find("dir");
+    auto& kept = log_facts_.site_packages;
+    if (dir == captures.end() || kept.size() >= kMaxLogEnvironments ||
+        std::any_of(kept.begin(), kept.end(),
+                    [&](const LogFacts::Seen& seen) { return seen.version == dir->second; })) {
       return;
-    log_facts_.site_packages.push_back(
-        LogFacts::Seen{dir->second, {line_number, std::string(line.substr(0, 500))}});
+    }
+    kept.push_back(seen_here(dir->second));
   } else if (sig.cause == "package.installed") {
     const auto names = captures.find("names");
     const auto status = captures.find("status");
@@ -623,9 +630,7 @@ void Collector::record_fact(const Signature& sig, size_t line_number, std::strin
     const auto version = captures.find("version");
     if (package == captures.end() || version == captures.end()) return;
     // PEP 503 names, as data/python_packages.csv spells them.
-    log_facts_.listed.emplace(
-        python::normalize_name(package->second),
-        LogFacts::Seen{version->second, {line_number, std::string(line.substr(0, 500))}});
+    log_facts_.listed.emplace(python::normalize_name(package->second), seen_here(version->second));
   }
 }
 

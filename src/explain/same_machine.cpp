@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <set>
 
+#include "core/paths.hpp"
 #include "core/version.hpp"
 #include "frameworks/framework.hpp"
 #include "kb/queries.hpp"
@@ -172,23 +173,21 @@ void compare_frameworks(const LogFacts& log, const Facts& facts, std::vector<Mac
   }
 }
 
-// Every cuDNN the machine has: installed, loaded, pip wheels, conda packages, what the
-// frameworks were built with.
+// Every cuDNN the machine has: installed, loaded, pip wheels, conda packages. Not the one a
+// framework was built with: that says nothing of what is installed, and would make another
+// machine's log look like this one's.
 std::vector<std::string> machine_cudnn(const Facts& facts) {
   std::vector<std::string> versions;
-  const auto add = [&](const std::optional<std::string>& v) { add_once(versions, v); };
   for (const auto& c : facts.cudnn) {
-    add(c.loaded_version);
-    add(c.version);
-    add(c.library_version);
+    add_once(versions, c.loaded_version);
+    add_once(versions, c.version);
+    add_once(versions, c.library_version);
   }
   for (const auto& env : facts.python_envs) {
     for (const auto& wheel : env.nvidia_wheels)
-      if (wheel.component == "cudnn") add(wheel.version);
+      if (wheel.component == "cudnn") add_once(versions, wheel.version);
     for (const auto& pkg : env.conda_packages)
-      if (pkg.name == "cudnn") add(pkg.version);
-    for (const auto& fw : env.frameworks)
-      add(fw.cudnn);
+      if (pkg.name == "cudnn") add_once(versions, pkg.version);
   }
   return versions;
 }
@@ -205,26 +204,10 @@ void compare_cudnn(const LogFacts& log, const Facts& facts, std::vector<MachineC
   clues.push_back(version_clue("cudnn", {{"version", v}}, v, versions, 2));
 }
 
-// A directory as facts and logs may both write it. Windows (a drive letter): '/' for '\\', once
-// where a Python repr doubles it, and one case, as the facts write it and the file system
-// compares names; no trailing separator.
+// A directory as facts and logs may both write it: a Windows one (a drive letter) in one case,
+// and either slash, once, where a Python repr doubles the backslash.
 std::string comparable_path(std::string_view path) {
-  const bool windows = path.size() > 1 && path[1] == ':';
-  std::string out;
-  for (const char c : path) {
-    if (!windows) {
-      out.push_back(c);
-      continue;
-    }
-    const char slash_or_lower = c == '\\'              ? '/'
-                                : c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a')
-                                                       : c;
-    if (slash_or_lower == '/' && !out.empty() && out.back() == '/') continue;
-    out.push_back(slash_or_lower);
-  }
-  while (out.size() > 1 && out.back() == '/')
-    out.pop_back();
-  return out;
+  return paths::comparison_key(path, path.size() > 1 && path[1] == ':');
 }
 
 // Where every machine of one distribution or image keeps its Python (/usr/lib/python3/
