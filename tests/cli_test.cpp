@@ -158,6 +158,59 @@ TEST(CliExplain, TheSnapshotConfirmsAndNamesThisMachinesPaths) {
       << doc.dump(2);
 }
 
+// --same-machine: the bare message was printed on the snapshot's machine, so its facts decide.
+TEST(CliExplain, SameMachineLetsTheFactsRankABareMessage) {
+  const std::string snapshot =
+      std::string(GPUVET_SCENARIO_DIR) + "/windows10_cudnn_not_copied/snapshot.json";
+  testing::TempDir dir;
+  const std::string log = dir.file(
+      "bare.log",
+      "W dso_loader.cc:55] Could not load dynamic library 'cudnn64_7.dll'; dlerror: cudnn64_7.dll "
+      "not found\n");
+  Outcome run = gpuvet("explain --same-machine --json --snapshot " + snapshot + " " + log);
+  ASSERT_EQ(run.status, 0) << run.err;
+  auto doc = nlohmann::json::parse(run.out);
+  EXPECT_EQ(doc["facts"]["state"], "used");
+  EXPECT_EQ(doc["causes"][0]["id"], "cudnn.missing");
+  EXPECT_EQ(doc["causes"][0]["confirmed_by_facts"], true);
+  EXPECT_NE(doc["causes"][0]["why"].get<std::string>().find("tf21-gpu"), std::string::npos)
+      << doc.dump(2);
+  // Without a machine there is nothing to say it of.
+  run = gpuvet("explain --same-machine --no-facts " + log);
+  EXPECT_EQ(run.status, 2);
+  EXPECT_EQ(line_count(run.err), 1u) << run.err;
+}
+
+// Live, a library the log could not load is looked up as this machine's loader would: a real
+// libcudnn.so.8 built by the tests, on LD_LIBRARY_PATH, is found there; a CUDA 3 library nowhere.
+TEST(CliExplain, SameMachineLooksUpTheLibraryTheLogCouldNotLoad) {
+  const std::string cudnn8 = std::string(GPUVET_FAKE_DRIVER_DIR) + "/cudnn8";
+  const std::string env = "LD_LIBRARY_PATH=" + cudnn8;
+  Outcome run = gpuvet(
+      "explain --same-machine --json --text \"ImportError: libcudnn.so.8: cannot open shared "
+      "object file: No such file or directory\"",
+      env);
+  ASSERT_EQ(run.status, 0) << run.err;
+  auto doc = nlohmann::json::parse(run.out);
+  EXPECT_EQ(doc["facts"]["state"], "used");
+  EXPECT_EQ(doc["causes"][0]["id"], "cudnn.missing");
+  EXPECT_TRUE(doc["causes"][0]["confirmed_by_facts"].is_null()) << doc.dump(2);
+  EXPECT_NE(doc["causes"][0]["why"].get<std::string>().find("finds libcudnn.so.8 (" + cudnn8),
+            std::string::npos)
+      << doc.dump(2);
+
+  run = gpuvet(
+      "explain --same-machine --json --text \"ImportError: libcublas.so.3: cannot open shared "
+      "object file: No such file or directory\"",
+      env);
+  ASSERT_EQ(run.status, 0) << run.err;
+  doc = nlohmann::json::parse(run.out);
+  EXPECT_EQ(doc["causes"][0]["confirmed_by_facts"], true) << doc.dump(2);
+  EXPECT_NE(doc["causes"][0]["why"].get<std::string>().find("does not find libcublas.so.3"),
+            std::string::npos)
+      << doc.dump(2);
+}
+
 // A Windows log explained against a Linux machine: that machine's facts say nothing about it.
 TEST(CliExplain, FactsOfAnotherPlatformAreNotUsed) {
   const std::string log =

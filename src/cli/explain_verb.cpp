@@ -35,17 +35,23 @@ int explain_as(const ExplainArgs& args, const std::string& format, const kb::Kb&
   std::optional<explain::MachineFindings> machine;
   explain::FactsUse facts;
   facts.log_platform = explain::log_platform(collector.log_facts());
+  auto found = collector.causes();
   if (system) {
     auto report = pipeline::diagnose(*system, kb, messages);
     if (!report) return fail(report.error());
     // Only a log that shows it comes from this machine is ranked by its facts.
-    auto decided = explain::facts_for_log(collector.log_facts(), report->facts,
-                                          std::move(report->findings), kb, messages, system);
+    auto decided =
+        explain::facts_for_log(collector.log_facts(), report->facts, std::move(report->findings),
+                               kb, messages, system, args.same_machine);
     facts = std::move(decided.use);
     machine = std::move(decided.machine);
+    if (machine && machine->ranks) {
+      explain::look_up_libraries(*machine, found, report->facts,
+                                 args.snapshot.empty() ? system : nullptr);
+    }
   }
   const auto causes =
-      explain::reason(collector.causes(), kb, messages, machine, collector.log_facts());
+      explain::reason(std::move(found), kb, messages, machine, collector.log_facts());
   const std::string out = format == "json" ? report::render_explain_json(causes, facts)
                           : format == "md"
                               ? report::render_explain_md(causes, messages, facts)
@@ -110,7 +116,8 @@ VerbRun declare_explain(CLI::App& command) {
   command.add_option("FILE", args.input)->type_name("FILE|-");
   command.add_option("--text", args.text)->type_name("MESSAGE");
   command.add_option("--snapshot", args.snapshot)->type_name("FILE");
-  command.add_flag("--no-facts", args.no_facts);
+  auto* no_facts = command.add_flag("--no-facts", args.no_facts);
+  command.add_flag("--same-machine", args.same_machine)->excludes(no_facts);
   add_format_options(command, options->format, args.json);
   add_common_options(command, options->common);
   command.add_flag("--export-patterns", options->export_patterns)->group("");

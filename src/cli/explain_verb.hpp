@@ -15,6 +15,7 @@ struct ExplainArgs {
   bool has_text = false;
   std::string snapshot;
   bool no_facts = false;
+  bool same_machine = false;  // --same-machine: the log was printed where the facts are from
   bool json = false;
 };
 

@@ -35,6 +35,11 @@ const std::set<std::string> kDecidable = {"driver.missing",
                                           "gpu.compute_capability_unsupported",
                                           "cuda.nvvm_libdevice_missing"};
 
+// Causes whose line names the library a program could not load (missing_library).
+const std::set<std::string> kLibraryMissing = {"cuda.runtime_missing", "cuda.version_mismatch",
+                                               "cudnn.missing", "tensorrt.library_missing",
+                                               "msvc.runtime_missing"};
+
 // Whether a toolkit's CUDA ("11.2") provides the runtime asked for: "11.x" (cudart64_110.dll
 // serves every 11.x) by its major, "10.1" exactly.
 bool same_cuda(const std::string& wanted, const std::string& toolkit) {
@@ -59,6 +64,47 @@ const Finding* finding_of(const std::string& id, const std::optional<MachineFind
                       [&](const Finding& f) { return family_of(f.id) == family_of(id); });
   }
   return it == all.end() ? nullptr : &*it;
+}
+
+// The library the program could not load, as this machine's loader would look it up, or null
+// when nobody looked.
+const std::optional<std::string>* library_on_machine(
+    const Cause& c, const std::optional<MachineFindings>& machine) {
+  if (!machine || !machine->ranks) return nullptr;
+  const auto name = missing_library(c);
+  if (!name) return nullptr;
+  const auto it = machine->libraries.find(*name);
+  return it == machine->libraries.end() ? nullptr : &it->second;
+}
+
+// A CUDA library this machine does not load either: which of the family it is follows from the
+// toolkits it has. One of the CUDA asked for is there but not on the search path; another CUDA
+// only is a version mismatch; none at all, a missing runtime.
+void decide_cuda_family(Cause& c, const MachineFindings& machine) {
+  const auto cuda = c.captures.find("cuda");
+  if (cuda == c.captures.end()) return;
+  const auto same =
+      std::find_if(machine.cuda_installs.begin(), machine.cuda_installs.end(),
+                   [&](const auto& install) { return same_cuda(cuda->second, install.first); });
+  const bool other_only = same == machine.cuda_installs.end() && !machine.cuda_installs.empty();
+  c.id = other_only ? "cuda.version_mismatch" : "cuda.runtime_missing";
+}
+
+// What this machine's loader did with the library, in words: not found (and the CUDA toolkits it
+// has), or where it loads it from.
+std::string library_words(const Cause& c, const std::optional<std::string>& loads,
+                          const MachineFindings& machine, const kb::Messages& m) {
+  const std::string lib = c.captures.at("lib");
+  if (loads) return m.text("explain.library_found", {{"lib", lib}, {"path", *loads}});
+  std::string words = m.text("explain.library_not_found", {{"lib", lib}});
+  if (family_of(c.id) != "cuda.runtime_missing") return words;
+  std::string installs;
+  for (const auto& [version, root] : machine.cuda_installs)
+    installs += (installs.empty() ? "" : ", ") + version + " (" + root + ")";
+  words +=
+      " " + (installs.empty() ? m.text("explain.library_not_found.no_cuda")
+                              : m.text("explain.library_not_found.cuda", {{"cuda", installs}}));
+  return words;
 }
 
 void swap_when_cudnn_missing_too(std::vector<Cause>& causes) {
@@ -422,6 +468,18 @@ std::optional<std::string> device_capability(const std::vector<std::string>& lin
 
 }  // namespace
 
+std::optional<std::string> missing_library(const Cause& cause) {
+  if (!kLibraryMissing.contains(cause.id)) return std::nullopt;
+  const auto lib = cause.captures.find("lib");
+  if (lib == cause.captures.end()) return std::nullopt;
+  const std::string& name = lib->second;
+  // A path was found and failed for another reason (one of its dependencies); a link flag
+  // (-lnvinfer) is no file.
+  const bool file = name.find(".so") != std::string::npos || text::to_lower(name).ends_with(".dll");
+  if (!file || name.find_first_of("/\\") != std::string::npos) return std::nullopt;
+  return name;
+}
+
 std::string log_platform(const LogFacts& log) {
   if (log.platforms.contains("wsl")) return "wsl";
   return log.platforms.size() == 1 ? *log.platforms.begin() : "";
@@ -734,8 +792,14 @@ std::vector<Cause> reason(std::vector<Cause> causes, const kb::Kb& kb, const kb:
   swap_when_cudnn_missing_too(causes);
   // Of one family the facts decide which it is: no CUDA at all, or one of another version.
   if (machine && machine->ranks) {
-    for (auto& c : causes)
-      if (const Finding* finding = finding_of(c.id, machine)) c.id = finding->id;
+    for (auto& c : causes) {
+      if (const Finding* finding = finding_of(c.id, machine)) {
+        c.id = finding->id;
+      } else if (const auto* loads = library_on_machine(c, machine);
+                 loads && !*loads && family_of(c.id) == "cuda.runtime_missing") {
+        decide_cuda_family(c, *machine);
+      }
+    }
   }
   // Two signatures may have led to one cause after interpretation: merge them.
   std::map<std::string, Cause> merged;
@@ -801,7 +865,17 @@ std::vector<Cause> reason(std::vector<Cause> causes, const kb::Kb& kb, const kb:
             " " + m.text("explain.confirmed_evidence", {{"evidence", finding->evidence.front()}});
       }
       c.fix = finding->fix;
-    } else if (machine && machine->ranks && kDecidable.contains(c.id)) {
+    } else if (const auto* loads = library_on_machine(c, machine)) {
+      // The checks look only at the libraries of the frameworks they know; the loader's own
+      // answer for the one the log names speaks for any program. Where it finds the library, the
+      // program's search path differed or it came since: the log's cause held for that run, so
+      // it is left undecided, with where it is now.
+      if (!*loads) {
+        c.confirmed_by_facts = true;
+        c.confidence = std::min(0.99, c.confidence + 0.1);
+      }
+      c.why += " " + library_words(c, *loads, *machine, m);
+    } else if (machine && machine->ranks && kDecidable.contains(c.id) && !missing_library(c)) {
       c.confirmed_by_facts = false;
       c.confidence *= 0.6;
       c.why += " " + m.text("explain.contradicted");

@@ -6,6 +6,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "checks/finding.hpp"
@@ -77,6 +78,7 @@ struct LogFacts {
   // (in `version`), up to kMaxLogEnvironments.
   std::vector<Seen> site_packages;
 };
+
 inline constexpr size_t kMaxLogEnvironments = 4;
 
 // The platform the log comes from: WSL when anything says so, else the only one its lines point
@@ -153,6 +155,11 @@ class Collector {
   LogFacts log_facts_;
 };
 
+// The library a cause's line says a program could not load, as the loader looks it up (a bare
+// file name: libcublas.so.12, cudart64_110.dll); none for a path, whose file was found and failed
+// for another reason, or a cause of another kind.
+std::optional<std::string> missing_library(const Cause& cause);
+
 // What the checks found on the machine (live or a snapshot); absent with --no-facts.
 struct MachineFindings {
   std::vector<Finding> findings;
@@ -160,6 +167,12 @@ struct MachineFindings {
   // Whether the facts may rank the causes. False where the log shows nothing that tells whether
   // it comes from this machine: a cause the checks also find then only says so.
   bool ranks = true;
+  // What this machine's loader does with the libraries the log could not load (a bare name:
+  // libcublas.so.12, cudart64_110.dll), keyed by the name as the log wrote it: the file it loads,
+  // or none. A name missing here is one nobody looked up: it decides nothing.
+  std::map<std::string, std::optional<std::string>> libraries = {};
+  // The CUDA toolkits the facts found: version and root.
+  std::vector<std::pair<std::string, std::string>> cuda_installs = {};
 };
 
 // Interprets captures with the knowledge base (cudart64_101.dll is CUDA 10.1), turns a runtime

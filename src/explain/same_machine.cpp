@@ -4,10 +4,12 @@
 #include <set>
 
 #include "core/paths.hpp"
+#include "core/text.hpp"
 #include "core/version.hpp"
 #include "frameworks/framework.hpp"
 #include "kb/queries.hpp"
 #include "python/metadata.hpp"
+#include "resolve/which.hpp"
 #include "system/system.hpp"
 
 namespace gpuvet::explain {
@@ -254,37 +256,107 @@ std::vector<MachineClue> compare_with_machine(const LogFacts& log, const Facts& 
 }
 
 FactsForLog facts_for_log(const LogFacts& log, const Facts& facts, std::vector<Finding> findings,
-                          const kb::Kb& kb, const kb::Messages& m, const sys::System* system) {
+                          const kb::Kb& kb, const kb::Messages& m, const sys::System* system,
+                          bool said_same) {
   FactsForLog out;
   out.use.log_platform = log_platform(log);
   out.use.machine_platform = facts.os.wsl ? "wsl" : facts.os.family;
   if (!same_platform(out.use.log_platform, out.use.machine_platform)) {
     out.use.state = FactsUse::State::other_machine;
-    out.use.note = m.text("explain.facts.other_machine",
-                          {{"log", m.text("explain.platform." + out.use.log_platform)},
-                           {"machine", m.text("explain.platform." + out.use.machine_platform)}});
+    out.use.note =
+        m.text(said_same ? "explain.facts.said_same_other_platform" : "explain.facts.other_machine",
+               {{"log", m.text("explain.platform." + out.use.log_platform)},
+                {"machine", m.text("explain.platform." + out.use.machine_platform)}});
     return out;
   }
   const auto clues = compare_with_machine(log, facts, kb, system);
   const auto other =
       std::find_if(clues.begin(), clues.end(), [](const MachineClue& c) { return !c.same; });
-  if (other != clues.end()) {
+  if (other != clues.end() && !said_same) {
     out.use.state = FactsUse::State::other_machine;
     out.use.note =
         m.text("explain.facts.other_machine_clue", {{"clue", m.text(other->key, other->args)}});
     return out;
   }
   out.machine = MachineFindings{std::move(findings), out.use.machine_platform};
-  if (clues.empty()) {
+  for (const auto& toolkit : facts.cuda_toolkits)
+    if (toolkit.version) out.machine->cuda_installs.emplace_back(*toolkit.version, toolkit.root);
+  if (clues.empty() && !said_same) {
     out.use.state = FactsUse::State::unknown_machine;
     out.use.note = m.text("explain.facts.unknown_machine");
     out.machine->ranks = false;
     return out;
   }
   out.use.state = FactsUse::State::used;
-  out.use.note = m.text("explain.facts.same_machine",
-                        {{"clue", m.text(clues.front().key, clues.front().args)}});
+  if (other != clues.end()) {
+    // The user ran it here: the machine has changed since, which may be why.
+    out.use.note =
+        m.text("explain.facts.said_same_changed", {{"clue", m.text(other->key, other->args)}});
+  } else if (clues.empty()) {
+    out.use.note = m.text("explain.facts.said_same");
+  } else {
+    out.use.note = m.text("explain.facts.same_machine",
+                          {{"clue", m.text(clues.front().key, clues.front().args)}});
+  }
   return out;
+}
+
+namespace {
+
+// Whether the machine's loader would be asked for this name: DLLs on Windows, sonames elsewhere.
+bool platform_library(const std::string& name, const std::string& platform) {
+  const bool dll = text::to_lower(name).ends_with(".dll");
+  return platform == "windows" ? dll : !dll;
+}
+
+bool same_library_name(const std::string& a, const std::string& b, bool windows) {
+  return windows ? text::to_lower(a) == text::to_lower(b) : a == b;
+}
+
+// What the checks' lookups of this name found. Unknown when none looked it up, or when two
+// disagree (one framework's RPATH finds it, another's does not): the log may be either's.
+struct Looked {
+  bool known = false;
+  std::optional<std::string> loads;
+};
+
+Looked library_in_facts(const Facts& facts, const std::string& name, bool windows) {
+  std::vector<const LibraryFact*> seen;
+  for (const auto& lib : facts.libraries)
+    if (same_library_name(lib.name, name, windows)) seen.push_back(&lib);
+  for (const auto& env : facts.python_envs)
+    for (const auto& fw : env.frameworks)
+      for (const auto& lib : fw.libraries)
+        if (same_library_name(lib.name, name, windows)) seen.push_back(&lib);
+  if (seen.empty()) return {};
+  const bool found = seen.front()->resolved.has_value();
+  for (const LibraryFact* lib : seen)
+    if (lib->resolved.has_value() != found) return {};
+  return {true, seen.front()->resolved};
+}
+
+Looked library_by_loader(const sys::System& system, const std::string& name) {
+  resolve::WhichRequest request;
+  request.names = {name};
+  const auto report = resolve::which(system, request);
+  if (!report || report->results.empty()) return {};
+  const auto& result = report->results.front();
+  return {true, result.real_path ? result.real_path : result.resolved};
+}
+
+}  // namespace
+
+void look_up_libraries(MachineFindings& machine, const std::vector<Cause>& causes,
+                       const Facts& facts, const sys::System* live) {
+  const bool windows = machine.platform == "windows";
+  for (const auto& c : causes) {
+    const auto name = missing_library(c);
+    if (!name || machine.libraries.contains(*name) || !platform_library(*name, machine.platform))
+      continue;
+    Looked looked = library_in_facts(facts, *name, windows);
+    if (!looked.known && live) looked = library_by_loader(*live, *name);
+    if (looked.known) machine.libraries.emplace(*name, looked.loads);
+  }
 }
 
 }  // namespace gpuvet::explain

@@ -38,8 +38,17 @@ struct FactsForLog {
 // How the facts speak for the log. Another platform, or any clue that differs: another machine,
 // ranked as with --no-facts. A clue that agrees and none that differs: this machine, whose facts
 // confirm and rule out. No clue: unknown, ranked as with --no-facts, and a cause the checks also
-// find says so.
+// find says so. `said_same` (--same-machine: the user ran the program here) makes it this
+// machine unless the platforms differ; a clue that differs then says what changed since.
 FactsForLog facts_for_log(const LogFacts& log, const Facts& facts, std::vector<Finding> findings,
-                          const kb::Kb& kb, const kb::Messages& m, const sys::System* system);
+                          const kb::Kb& kb, const kb::Messages& m, const sys::System* system,
+                          bool said_same = false);
+
+// Fills `machine.libraries` for the libraries the causes' lines could not load, of the machine's
+// platform: from the facts where the checks resolved that name (for a framework, with its own
+// RPATH), else, given the live system, as its loader would search (resolve::which). A snapshot
+// records only what its probes looked up, so without `live` another name stays unknown.
+void look_up_libraries(MachineFindings& machine, const std::vector<Cause>& causes,
+                       const Facts& facts, const sys::System* live);
 
 }  // namespace gpuvet::explain

@@ -41,16 +41,19 @@ std::string words(const std::string& text, const explain::FactsUse& facts) {
   return about_windows(facts) ? windows_paths::in_text(text) : text;
 }
 
-std::string state_text(const Cause& c, const kb::Messages& m) {
-  return c.confirmed_by_facts == true    ? m.text("explain.state.confirmed")
-         : c.confirmed_by_facts == false ? m.text("explain.state.contradicted")
-                                         : m.text("explain.state.unchecked");
+// Checked against the machine, a cause its facts cannot show either way is undecided there.
+std::string state_text(const Cause& c, const kb::Messages& m, const explain::FactsUse& facts) {
+  if (c.confirmed_by_facts) {
+    return m.text(*c.confirmed_by_facts ? "explain.state.confirmed" : "explain.state.contradicted");
+  }
+  return m.text(facts.state == explain::FactsUse::State::used ? "explain.state.undecided"
+                                                              : "explain.state.unchecked");
 }
 
-std::string confidence_text(const Cause& c, const kb::Messages& m) {
+std::string confidence_text(const Cause& c, const kb::Messages& m, const explain::FactsUse& facts) {
   return m.text("explain.confidence",
                 {{"percent", std::to_string(static_cast<int>(c.confidence * 100 + 0.5))},
-                 {"state", state_text(c, m)}});
+                 {"state", state_text(c, m, facts)}});
 }
 
 // A reported case as the text and Markdown show it: its thread and the fix that worked there.
@@ -110,7 +113,7 @@ std::string render_explain_text(const std::vector<Cause>& causes, const kb::Mess
   for (size_t i = 0; i < causes.size(); ++i) {
     const Cause& c = causes[i];
     out += paint(fmt::format("{}. {}", i + 1, c.id), fmt::emphasis::bold) + "  " +
-           confidence_text(c, m) + "\n";
+           confidence_text(c, m, facts) + "\n";
     out += "   " + words(c.why, facts) + "\n";
     for (const auto& e : c.evidence) {
       out += "   " +
@@ -134,8 +137,8 @@ std::string render_explain_md(const std::vector<Cause>& causes, const kb::Messag
   if (causes.empty()) return out + md::line(m.text("explain.none")) + "\n";
   for (size_t i = 0; i < causes.size(); ++i) {
     const Cause& c = causes[i];
-    out += fmt::format("### {}. {} · {}\n\n{}\n\n", i + 1, md::code(c.id), confidence_text(c, m),
-                       md::line(words(c.why, facts)));
+    out += fmt::format("### {}. {} · {}\n\n{}\n\n", i + 1, md::code(c.id),
+                       confidence_text(c, m, facts), md::line(words(c.why, facts)));
     if (!c.evidence.empty()) {
       std::vector<std::string> lines;
       for (const auto& e : c.evidence)

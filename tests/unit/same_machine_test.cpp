@@ -223,5 +223,135 @@ TEST(SameMachine, UnknownMachinesFindingsOnlySpeak) {
   }
 }
 
+// --same-machine: the user ran the program here, so the facts rank a log that shows nothing, and
+// one whose clues differ says the machine has changed since; another platform stays another.
+TEST(SameMachine, SaidSameUsesTheFactsButOnAnotherPlatform) {
+  const auto& kb = testing::embedded_kb();
+  const auto& m = testing::messages();
+  const auto said = [&](std::string_view log) {
+    return facts_for_log(facts_of_log(log), linux_machine(), {}, kb, m, nullptr, true);
+  };
+  auto decided = said("RuntimeError: No CUDA GPUs are available");
+  EXPECT_EQ(decided.use.state, FactsUse::State::used);
+  ASSERT_TRUE(decided.machine);
+  EXPECT_TRUE(decided.machine->ranks);
+  EXPECT_NE(decided.use.note.find("--same-machine"), std::string::npos) << decided.use.note;
+  decided = said("Driver Version: 470.82.01\nNo CUDA GPUs are available");
+  EXPECT_EQ(decided.use.state, FactsUse::State::used);
+  EXPECT_NE(decided.use.note.find("470.82.01"), std::string::npos) << decided.use.note;
+  EXPECT_NE(decided.use.note.find("changed since"), std::string::npos) << decided.use.note;
+  decided = said("OSError: [WinError 126] Error loading \"C:\\x\\fbgemm.dll\"");
+  EXPECT_EQ(decided.use.state, FactsUse::State::other_machine);
+  EXPECT_FALSE(decided.machine);
+  // Unsaid, the bare message is unknown, and its note says how to say it.
+  decided = facts_for_log(facts_of_log("RuntimeError: No CUDA GPUs are available"), linux_machine(),
+                          {}, kb, m, nullptr);
+  EXPECT_EQ(decided.use.state, FactsUse::State::unknown_machine);
+  EXPECT_NE(decided.use.note.find("--same-machine"), std::string::npos) << decided.use.note;
+}
+
+Cause cause_missing(const std::string& id, const std::string& lib) {
+  Cause c;
+  c.id = id;
+  c.captures["lib"] = lib;
+  return c;
+}
+
+TEST(SameMachine, OnlyABareLibraryNameIsLookedUp) {
+  EXPECT_EQ(missing_library(cause_missing("cuda.version_mismatch", "libcublas.so.12")),
+            "libcublas.so.12");
+  EXPECT_EQ(missing_library(cause_missing("cudnn.missing", "cudnn64_8.dll")), "cudnn64_8.dll");
+  EXPECT_EQ(missing_library(cause_missing("msvc.runtime_missing", "MSVCP140.dll")), "MSVCP140.dll");
+  // A path was opened and failed for another reason: one of its dependencies.
+  EXPECT_EQ(missing_library(cause_missing("cudnn.missing", "C:\\x\\cudnn64_8.dll")), std::nullopt);
+  EXPECT_EQ(missing_library(cause_missing("cudnn.missing", "/opt/x/libcudnn.so.8")), std::nullopt);
+  // A link flag is no file; a cause of another kind names no missing library.
+  EXPECT_EQ(missing_library(cause_missing("tensorrt.library_missing", "nvinfer")), std::nullopt);
+  EXPECT_EQ(missing_library(cause_missing("lib.symbol_mismatch", "libcublas.so.12")), std::nullopt);
+  EXPECT_EQ(missing_library(cause_missing("cudnn.zlibwapi_missing", "cudnn_cnn_infer64_8.dll")),
+            std::nullopt);
+}
+
+// From the facts where the checks looked the name up (with a framework's RPATH); unknown where two
+// lookups disagree, where nobody looked and there is no live system, and for another platform's
+// library.
+TEST(SameMachine, LibrariesAreLookedUpInTheFactsFirst) {
+  Facts facts = linux_machine();
+  LibraryFact found;
+  found.name = "libcudnn.so.8";
+  found.resolved =
+      "/home/dev/venvs/torch/lib/python3.10/site-packages/nvidia/cudnn/lib/"
+      "libcudnn.so.8";
+  facts.python_envs[0].frameworks[0].libraries.push_back(found);
+  LibraryFact missing;
+  missing.name = "libcudart.so.11.0";
+  facts.libraries.push_back(missing);
+  MachineFindings machine{{}, "linux"};
+  const std::vector<Cause> causes = {cause_missing("cudnn.missing", "libcudnn.so.8"),
+                                     cause_missing("cuda.runtime_missing", "libcudart.so.11.0"),
+                                     cause_missing("cuda.version_mismatch", "libcublas.so.12"),
+                                     cause_missing("cudnn.missing", "cudnn64_8.dll")};
+  look_up_libraries(machine, causes, facts, nullptr);
+  ASSERT_EQ(machine.libraries.size(), 2u);
+  EXPECT_EQ(machine.libraries.at("libcudnn.so.8"), found.resolved);
+  EXPECT_EQ(machine.libraries.at("libcudart.so.11.0"), std::nullopt);
+
+  LibraryFact other_env = missing;
+  other_env.name = "libcudnn.so.8";
+  facts.libraries.push_back(other_env);
+  MachineFindings disagreeing{{}, "linux"};
+  look_up_libraries(disagreeing, causes, facts, nullptr);
+  EXPECT_FALSE(disagreeing.libraries.contains("libcudnn.so.8"));
+}
+
+// The loader's answer decides the CUDA family where the checks know no framework that asked:
+// another CUDA only is a version mismatch, none a missing runtime, the same CUDA off the search
+// path a missing runtime too. Where the loader finds it, the cause stays, undecided, saying where.
+TEST(SameMachine, TheLoadersAnswerDecidesTheLibrarysCause) {
+  const std::string log =
+      "ImportError: libcublas.so.12: cannot open shared object file: No such "
+      "file or directory\n";
+  const auto first = [&](MachineFindings machine) {
+    const auto causes = testing::explain_by_signatures(log, machine);
+    EXPECT_FALSE(causes.empty());
+    return causes.empty() ? Cause{} : causes.front();
+  };
+  MachineFindings machine{{}, "linux"};
+  machine.libraries["libcublas.so.12"] = std::nullopt;
+  machine.cuda_installs = {{"13.0.96", "/usr/local/cuda-13.0"}};
+  Cause c = first(machine);
+  EXPECT_EQ(c.id, "cuda.version_mismatch");
+  EXPECT_EQ(c.confirmed_by_facts, true);
+  EXPECT_NE(c.why.find("does not find libcublas.so.12"), std::string::npos) << c.why;
+  EXPECT_NE(c.why.find("13.0.96 (/usr/local/cuda-13.0)"), std::string::npos) << c.why;
+
+  machine.cuda_installs.clear();
+  c = first(machine);
+  EXPECT_EQ(c.id, "cuda.runtime_missing");
+  EXPECT_EQ(c.confirmed_by_facts, true);
+  EXPECT_NE(c.why.find("no CUDA toolkit"), std::string::npos) << c.why;
+
+  machine.cuda_installs = {{"12.4.1", "/usr/local/cuda-12.4"}, {"13.0.96", "/usr/local/cuda"}};
+  c = first(machine);
+  EXPECT_EQ(c.id, "cuda.runtime_missing");
+  EXPECT_EQ(c.confirmed_by_facts, true);
+
+  machine.libraries["libcublas.so.12"] = "/opt/venv/nvidia/cublas/lib/libcublas.so.12";
+  c = first(machine);
+  EXPECT_EQ(c.id, "cuda.version_mismatch");
+  EXPECT_FALSE(c.confirmed_by_facts.has_value());
+  EXPECT_NE(c.why.find("finds libcublas.so.12 (/opt/venv/nvidia/cublas/lib/libcublas.so.12)"),
+            std::string::npos)
+      << c.why;
+
+  // Nobody looked (a snapshot that did not record the name): nothing is ruled out.
+  machine.libraries.clear();
+  c = first(machine);
+  EXPECT_EQ(c.id, "cuda.version_mismatch");
+  EXPECT_FALSE(c.confirmed_by_facts.has_value());
+  for (const auto& cause : testing::explain_by_signatures(log, machine))
+    EXPECT_NE(cause.confirmed_by_facts, false) << cause.id;
+}
+
 }  // namespace
 }  // namespace gpuvet::explain
