@@ -468,6 +468,93 @@ std::optional<std::string> device_capability(const std::vector<std::string>& lin
 
 }  // namespace
 
+namespace {
+
+bool is_host_char(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '.';
+}
+
+bool is_user_char(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.';
+}
+
+size_t skip_while(std::string_view line, size_t at, bool (*accept)(char)) {
+  while (at < line.size() && accept(line[at]))
+    ++at;
+  return at;
+}
+
+// bash's default prompts: Debian's "user@host:~/dir$ ", Red Hat's "[user@host dir]$ ", after a
+// conda or venv "(name) ".
+std::optional<std::string_view> prompt_host(std::string_view line) {
+  size_t at = 0;
+  if (line.starts_with("(")) {
+    const size_t close = line.find(") ");
+    if (close == std::string_view::npos || close > 64) return std::nullopt;
+    at = close + 2;
+  }
+  const bool bracket = at < line.size() && line[at] == '[';
+  if (bracket) ++at;
+  const size_t user_end = skip_while(line, at, is_user_char);
+  if (user_end == at || user_end >= line.size() || line[user_end] != '@') return std::nullopt;
+  const size_t host_begin = user_end + 1;
+  const size_t host_end = skip_while(line, host_begin, is_host_char);
+  if (host_end == host_begin || host_end + 1 >= line.size()) return std::nullopt;
+  const char after = line[host_end];
+  const char dir = line[host_end + 1];
+  if (bracket ? after != ' ' : after != ':' || (dir != '~' && dir != '/')) return std::nullopt;
+  const size_t end = line.find_first_of("$#", host_end);
+  if (end == std::string_view::npos || (bracket && line[end - 1] != ']')) return std::nullopt;
+  return line.substr(host_begin, host_end - host_begin);
+}
+
+bool is_digit(char c) {
+  return std::isdigit(static_cast<unsigned char>(c)) != 0;
+}
+
+bool is_program_char(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.' ||
+         c == '/';
+}
+
+// syslog's and journalctl's short format: "Jan 08 19:28:33 host program[pid]: ".
+std::optional<std::string_view> journal_host(std::string_view line) {
+  constexpr std::string_view kMonths = "JanFebMarAprMayJunJulAugSepOctNovDec";
+  if (line.size() < 20 || line[3] != ' ') return std::nullopt;
+  const size_t month = kMonths.find(line.substr(0, 3));
+  if (month == std::string_view::npos || month % 3 != 0) return std::nullopt;
+  size_t at = line[4] == ' ' ? 5 : 4;
+  const size_t day_end = skip_while(line, at, is_digit);
+  if (day_end == at || day_end - at > 2 || day_end + 10 > line.size()) return std::nullopt;
+  const std::string_view time = line.substr(day_end + 1, 8);
+  if (line[day_end] != ' ' || time[2] != ':' || time[5] != ':' ||
+      skip_while(time, 0, [](char c) { return is_digit(c) || c == ':'; }) != 8 ||
+      line[day_end + 9] != ' ') {
+    return std::nullopt;
+  }
+  const size_t host_begin = day_end + 10;
+  const size_t host_end = skip_while(line, host_begin, is_host_char);
+  if (host_end == host_begin || host_end >= line.size() || line[host_end] != ' ')
+    return std::nullopt;
+  const size_t program_end = skip_while(line, host_end + 1, is_program_char);
+  if (program_end == host_end + 1) return std::nullopt;
+  size_t colon = program_end;
+  if (colon < line.size() && line[colon] == '[') {
+    colon = skip_while(line, colon + 1, is_digit);
+    if (colon >= line.size() || line[colon] != ']') return std::nullopt;
+    ++colon;
+  }
+  if (colon >= line.size() || line[colon] != ':') return std::nullopt;
+  return line.substr(host_begin, host_end - host_begin);
+}
+
+}  // namespace
+
+std::optional<std::string_view> host_of_line(std::string_view line) {
+  if (auto host = prompt_host(line)) return host;
+  return journal_host(line);
+}
+
 std::optional<std::string> missing_library(const Cause& cause) {
   if (!kLibraryMissing.contains(cause.id)) return std::nullopt;
   const auto lib = cause.captures.find("lib");
@@ -544,10 +631,24 @@ bool Collector::on_line(size_t line_number, std::string_view line) {
       first_device_marker(line) != std::string_view::npos)
     log_facts_.device_lines.emplace_back(line.substr(0, 500));
   const std::set<size_t> hits = match(line_number, line);
-  if (head_bytes_ < kWrappedHeadBytes) match_wrapped(line_number, line, hits);
+  if (head_bytes_ < kWrappedHeadBytes) {
+    match_wrapped(line_number, line, hits);
+    record_host(line_number, line);
+  }
   head_bytes_ += line.size() + 1;
   if (similar_) keep_for_similar(line);
   return true;
+}
+
+void Collector::record_host(size_t line_number, std::string_view line) {
+  auto& kept = log_facts_.hosts;
+  if (kept.size() >= kMaxLogEnvironments) return;
+  const auto host = host_of_line(line);
+  if (!host || std::any_of(kept.begin(), kept.end(),
+                           [&](const LogFacts::Seen& seen) { return seen.version == *host; })) {
+    return;
+  }
+  kept.push_back({std::string(*host), {line_number, std::string(line.substr(0, 500))}});
 }
 
 void Collector::keep_for_similar(std::string_view line) {

@@ -77,8 +77,15 @@ struct LogFacts {
   // The Python environments the log's paths are in: their site-packages directories as written
   // (in `version`), up to kMaxLogEnvironments.
   std::vector<Seen> site_packages;
+  // The host names a shell prompt or a system journal line in the log's head shows (in
+  // `version`), up to kMaxLogEnvironments.
+  std::vector<Seen> hosts;
 };
 
+// The host a line shows it was printed on: a shell prompt's ("user@host:~/dir$ …", "(venv)
+// user@host:/x# …", "[user@host dir]$ …") or a system journal line's ("Jan 08 19:28:33 host
+// ollama[1234]: …"); none for any other line.
+std::optional<std::string_view> host_of_line(std::string_view line);
 inline constexpr size_t kMaxLogEnvironments = 4;
 
 // The platform the log comes from: WSL when anything says so, else the only one its lines point
@@ -141,6 +148,8 @@ class Collector {
   std::set<size_t> match(size_t line_number, std::string_view line,
                          const std::set<size_t>& already = {});
   void match_wrapped(size_t line_number, std::string_view line, const std::set<size_t>& hits);
+  // A shell prompt's or journal line's host, in the head only: what shows whose log it is.
+  void record_host(size_t line_number, std::string_view line);
   void record(Cause& cause, const Signature& sig, size_t line_number, std::string_view line,
               const std::map<std::string, std::string>& captures) const;
   void record_fact(const Signature& sig, size_t line_number, std::string_view line,

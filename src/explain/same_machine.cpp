@@ -244,6 +244,38 @@ void compare_environments(const LogFacts& log, const Facts& facts, const sys::Sy
 
 }  // namespace
 
+namespace {
+
+// A prompt shows the name up to its first dot (bash's \h); names compare without case.
+std::string first_label(std::string_view host) {
+  return text::to_lower(host.substr(0, host.find('.')));
+}
+
+// Names that tell no machine from another: an installer's default, or a container's id, which
+// the host running gpuvet does not share.
+bool says_nothing(const std::string& label) {
+  static const std::set<std::string> kDefaults = {"localhost",   "ubuntu", "debian",
+                                                  "raspberrypi", "kali",   "archlinux"};
+  const bool container_id =
+      label.size() >= 12 && std::all_of(label.begin(), label.end(), [](char c) {
+        return std::isxdigit(static_cast<unsigned char>(c)) != 0;
+      });
+  return container_id || kDefaults.contains(label);
+}
+
+void compare_hosts(const LogFacts& log, const Facts& facts, std::vector<MachineClue>& clues) {
+  if (!facts.os.hostname || facts.os.hostname->empty()) return;
+  const std::string machine = first_label(*facts.os.hostname);
+  for (const auto& seen : log.hosts) {
+    const std::string host = first_label(seen.version);
+    if (says_nothing(host)) continue;
+    clues.push_back(clue(host == machine, "host", host == machine ? "same" : "other",
+                         {{"host", seen.version}, {"machine", *facts.os.hostname}}));
+  }
+}
+
+}  // namespace
+
 std::vector<MachineClue> compare_with_machine(const LogFacts& log, const Facts& facts,
                                               const kb::Kb& kb, const sys::System* system) {
   std::vector<MachineClue> clues;
@@ -252,6 +284,7 @@ std::vector<MachineClue> compare_with_machine(const LogFacts& log, const Facts& 
   compare_frameworks(log, facts, clues);
   compare_cudnn(log, facts, clues);
   compare_environments(log, facts, system, clues);
+  compare_hosts(log, facts, clues);
   return clues;
 }
 

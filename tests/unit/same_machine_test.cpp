@@ -223,6 +223,37 @@ TEST(SameMachine, UnknownMachinesFindingsOnlySpeak) {
   }
 }
 
+TEST(SameMachine, APromptOrJournalLineNamesItsHost) {
+  EXPECT_EQ(host_of_line("alice@gpu-box:~/proj$ python train.py"), "gpu-box");
+  EXPECT_EQ(host_of_line("(tf) bob@desk.lan:/home/bob# nvidia-smi"), "desk.lan");
+  EXPECT_EQ(host_of_line("[root@node7 ~]# nvidia-smi"), "node7");
+  EXPECT_EQ(host_of_line("Jan 08 19:28:33 myhost ollama[1234]: time=2025-01-08T19:28:33"),
+            "myhost");
+  EXPECT_EQ(host_of_line("Dec  5 07:01:02 srv1 kernel: NVRM: API mismatch"), "srv1");
+  // Near misses: a git remote, a mail header, a journal line cut short, a time that is none, a
+  // Windows prompt (no host in it).
+  for (const char* line :
+       {"git@github.com:org/repo.git", "From: bob@example.com", "Jan 08 19:28:33 something",
+        "Jan 08 19:28 host prog: x", "Foo 08 19:28:33 host prog: x",
+        "PS C:\\Users\\bob> python x.py", "alice@gpu-box:~/proj", "[root@node7 ~] nvidia-smi",
+        "user@host: error", ""}) {
+    EXPECT_EQ(host_of_line(line), std::nullopt) << line;
+  }
+}
+
+TEST(SameMachine, TheLogsHostAgainstTheMachines) {
+  Facts machine = linux_machine();
+  machine.os.hostname = "gpu-box.example.org";
+  EXPECT_EQ(clues_on(machine, "alice@GPU-BOX:~$ python x.py"),
+            Keys{"explain.facts.clue.host.same"});
+  EXPECT_EQ(clues_on(machine, "Jan 08 19:28:33 node7 ollama[12]: error"),
+            Keys{"explain.facts.clue.host.other"});
+  // An installer's default name and a container's id tell nothing; nor does a machine without one.
+  EXPECT_TRUE(clues_on(machine, "root@ubuntu:~# nvidia-smi").empty());
+  EXPECT_TRUE(clues_on(machine, "root@3f2a1b4c5d6e:/workspace# python x.py").empty());
+  EXPECT_TRUE(clues_on(linux_machine(), "alice@gpu-box:~$ python x.py").empty());
+}
+
 // --same-machine: the user ran the program here, so the facts rank a log that shows nothing, and
 // one whose clues differ says the machine has changed since; another platform stays another.
 TEST(SameMachine, SaidSameUsesTheFactsButOnAnotherPlatform) {
