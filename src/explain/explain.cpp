@@ -40,6 +40,34 @@ const std::set<std::string> kLibraryMissing = {"cuda.runtime_missing", "cuda.ver
                                                "cudnn.missing", "tensorrt.library_missing",
                                                "msvc.runtime_missing"};
 
+// What a library is part of, by its name: cuda (cudart64_110.dll, libcublasLt.so.12), cudnn,
+// tensorrt, msvc (the Visual C++ runtime); empty for anything else.
+std::string library_kind(std::string_view name) {
+  std::string lower = text::to_lower(name);
+  if (lower.starts_with("lib")) lower.erase(0, 3);
+  if (lower.find("cudnn") != std::string::npos) return "cudnn";
+  for (const char* prefix : {"nvinfer", "nvonnxparser", "nvparsers"})
+    if (lower.starts_with(prefix)) return "tensorrt";
+  for (const char* prefix : {"msvcp", "msvcr", "vcruntime", "vcomp", "concrt"})
+    if (lower.starts_with(prefix)) return "msvc";
+  for (const char* prefix : {"cudart", "cublas", "cufft", "curand", "cusolver", "cusparse", "nvrtc",
+                             "nvjitlink", "npp", "nvjpeg"})
+    if (lower.starts_with(prefix)) return "cuda";
+  return "";
+}
+
+// The library a line that says it could not be loaded names, for a cause of its kind: a missing
+// cuDNN does not confirm another CUDA version the same line's threads were resolved to. A path
+// was found and failed for another reason (one of its dependencies); a link flag (-lnvinfer) is
+// no file.
+std::string unloaded_library(const std::string& cause_id, const std::string& name) {
+  const bool file = name.find(".so") != std::string::npos || text::to_lower(name).ends_with(".dll");
+  if (!file || name.find_first_of("/\\") != std::string::npos) return "";
+  const std::string kind = library_kind(name);
+  const std::string cause_kind = cause_id.substr(0, cause_id.find('.'));
+  return !kind.empty() && kind == cause_kind ? name : "";
+}
+
 // Whether a toolkit's CUDA ("11.2") provides the runtime asked for: "11.x" (cudart64_110.dll
 // serves every 11.x) by its major, "10.1" exactly.
 bool same_cuda(const std::string& wanted, const std::string& toolkit) {
@@ -94,7 +122,7 @@ void decide_cuda_family(Cause& c, const MachineFindings& machine) {
 // has), or where it loads it from.
 std::string library_words(const Cause& c, const std::optional<std::string>& loads,
                           const MachineFindings& machine, const kb::Messages& m) {
-  const std::string lib = c.captures.at("lib");
+  const std::string& lib = c.unloaded_library;
   if (loads) return m.text("explain.library_found", {{"lib", lib}, {"path", *loads}});
   std::string words = m.text("explain.library_not_found", {{"lib", lib}});
   if (family_of(c.id) != "cuda.runtime_missing") return words;
@@ -556,15 +584,8 @@ std::optional<std::string_view> host_of_line(std::string_view line) {
 }
 
 std::optional<std::string> missing_library(const Cause& cause) {
-  if (!kLibraryMissing.contains(cause.id)) return std::nullopt;
-  const auto lib = cause.captures.find("lib");
-  if (lib == cause.captures.end()) return std::nullopt;
-  const std::string& name = lib->second;
-  // A path was found and failed for another reason (one of its dependencies); a link flag
-  // (-lnvinfer) is no file.
-  const bool file = name.find(".so") != std::string::npos || text::to_lower(name).ends_with(".dll");
-  if (!file || name.find_first_of("/\\") != std::string::npos) return std::nullopt;
-  return name;
+  if (!kLibraryMissing.contains(cause.id) || cause.unloaded_library.empty()) return std::nullopt;
+  return cause.unloaded_library;
 }
 
 std::string log_platform(const LogFacts& log) {
@@ -624,6 +645,10 @@ void Collector::record(Cause& cause, const Signature& sig, size_t line_number,
   }
   for (auto& [name, value] : captures_by_name(captures))
     cause.captures.emplace(name, std::move(value));
+  if (cause.unloaded_library.empty() && kLibraryMissing.contains(sig.cause)) {
+    if (const auto lib = cause.captures.find("lib"); lib != cause.captures.end())
+      cause.unloaded_library = unloaded_library(cause.id, lib->second);
+  }
 }
 
 bool Collector::on_line(size_t line_number, std::string_view line) {
@@ -919,6 +944,7 @@ std::vector<Cause> reason(std::vector<Cause> causes, const kb::Kb& kb, const kb:
     }
     for (auto& [k, v] : c.captures)
       into.captures.emplace(k, v);
+    if (into.unloaded_library.empty()) into.unloaded_library = c.unloaded_library;
   }
   causes.clear();
   for (auto& [id, c] : merged)

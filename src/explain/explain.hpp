@@ -46,6 +46,9 @@ struct Cause {
   // The capability of the device the log names ("… name: NVIDIA GeForce RTX 3060 … compute
   // capability: 8.6", "… with CUDA capability sm_120 …"), resolved once in reason().
   std::vector<std::string> device_lines;
+  // The library a line that names this cause says could not be loaded, by its bare name
+  // (libcublas.so.12, cudart64_110.dll): what this machine's loader is asked (missing_library).
+  std::string unloaded_library;
   std::string why;
   std::vector<std::string> fix;
   std::optional<bool> confirmed_by_facts;
@@ -166,7 +169,8 @@ class Collector {
 
 // The library a cause's line says a program could not load, as the loader looks it up (a bare
 // file name: libcublas.so.12, cudart64_110.dll); none for a path, whose file was found and failed
-// for another reason, or a cause of another kind.
+// for another reason, a library of another kind (cuDNN's for a CUDA cause), a line that says
+// something else of it (an undefined symbol), or a cause of another kind.
 std::optional<std::string> missing_library(const Cause& cause);
 
 // What the checks found on the machine (live or a snapshot); absent with --no-facts.

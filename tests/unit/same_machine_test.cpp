@@ -285,22 +285,45 @@ Cause cause_missing(const std::string& id, const std::string& lib) {
   Cause c;
   c.id = id;
   c.captures["lib"] = lib;
+  c.unloaded_library = lib;
   return c;
 }
 
-TEST(SameMachine, OnlyABareLibraryNameIsLookedUp) {
-  EXPECT_EQ(missing_library(cause_missing("cuda.version_mismatch", "libcublas.so.12")),
-            "libcublas.so.12");
-  EXPECT_EQ(missing_library(cause_missing("cudnn.missing", "cudnn64_8.dll")), "cudnn64_8.dll");
-  EXPECT_EQ(missing_library(cause_missing("msvc.runtime_missing", "MSVCP140.dll")), "MSVCP140.dll");
-  // A path was opened and failed for another reason: one of its dependencies.
-  EXPECT_EQ(missing_library(cause_missing("cudnn.missing", "C:\\x\\cudnn64_8.dll")), std::nullopt);
-  EXPECT_EQ(missing_library(cause_missing("cudnn.missing", "/opt/x/libcudnn.so.8")), std::nullopt);
-  // A link flag is no file; a cause of another kind names no missing library.
-  EXPECT_EQ(missing_library(cause_missing("tensorrt.library_missing", "nvinfer")), std::nullopt);
-  EXPECT_EQ(missing_library(cause_missing("lib.symbol_mismatch", "libcublas.so.12")), std::nullopt);
-  EXPECT_EQ(missing_library(cause_missing("cudnn.zlibwapi_missing", "cudnn_cnn_infer64_8.dll")),
-            std::nullopt);
+// The causes of a real line that name the library it could not load.
+std::map<std::string, std::string> unloaded(std::string_view log) {
+  std::map<std::string, std::string> out;
+  for (const auto& c : testing::explain_by_signatures(log))
+    if (const auto lib = missing_library(c)) out[c.id] = *lib;
+  return out;
+}
+
+using Unloaded = std::map<std::string, std::string>;
+
+TEST(SameMachine, OnlyTheBareLibraryALineCouldNotLoadIsLookedUp) {
+  EXPECT_EQ(unloaded("ImportError: libcublas.so.12: cannot open shared object file: No such file "
+                     "or directory"),
+            (Unloaded{{"cuda.version_mismatch", "libcublas.so.12"},
+                      {"cuda.runtime_missing", "libcublas.so.12"}}));
+  EXPECT_EQ(unloaded("W dso_loader.cc:55] Could not load dynamic library 'cudnn64_7.dll'; dlerror: "
+                     "cudnn64_7.dll not found"),
+            (Unloaded{{"cudnn.missing", "cudnn64_7.dll"}}));
+  // The threads of a missing cuDNN DLL were also resolved as another CUDA: its absence does not
+  // say that.
+  const auto cudnn = unloaded("Could not load library cudnn_ops_infer64_8.dll. Error code 126");
+  EXPECT_EQ(cudnn.count("cuda.version_mismatch"), 0u);
+  EXPECT_EQ(cudnn.at("cudnn.missing"), "cudnn_ops_infer64_8.dll");
+  // A path was opened and failed for another reason; an undefined symbol names a library that
+  // loaded; a link flag is no file.
+  for (const char* line :
+       {"OSError: [WinError 126] Error loading \"C:\\x\\Lib\\site-packages\\torch\\lib\\"
+        "cudnn_cnn_infer64_8.dll\" or one of its dependencies.",
+        "OSError: /u/.local/lib/python3.8/site-packages/nvidia/cublas/lib/libcublas.so.11: "
+        "undefined symbol: cublasLtHSHMatmulAlgoInit, version libcublasLt.so.11",
+        "ImportError: /usr/local/lib/python3.10/dist-packages/vllm/_C.cpython-310-x86_64-linux-"
+        "gnu.so: undefined symbol: _ZN2at4_ops15to_dtype_layout4callERKNS_6TensorE",
+        "/usr/bin/ld: cannot find -lnvinfer"}) {
+    EXPECT_TRUE(unloaded(line).empty()) << line;
+  }
 }
 
 // From the facts where the checks looked the name up (with a framework's RPATH); unknown where two
