@@ -254,8 +254,11 @@ std::string first_label(std::string_view host) {
 // Names that tell no machine from another: an installer's default, or a container's id, which
 // the host running gpuvet does not share.
 bool says_nothing(const std::string& label) {
-  static const std::set<std::string> kDefaults = {"localhost",   "ubuntu", "debian",
-                                                  "raspberrypi", "kali",   "archlinux"};
+  // Installers' and live images' defaults: many machines share them.
+  static const std::set<std::string> kDefaults = {
+      "localhost", "ubuntu",  "debian", "raspberrypi", "kali",      "archlinux", "pop-os",
+      "nixos",     "linux",   "fedora", "manjaro",     "centos",    "rocky",     "almalinux",
+      "opensuse",  "archiso", "mint",   "linuxmint",   "elementary"};
   const bool container_id =
       label.size() >= 12 && std::all_of(label.begin(), label.end(), [](char c) {
         return std::isxdigit(static_cast<unsigned char>(c)) != 0;
