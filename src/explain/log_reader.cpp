@@ -9,6 +9,7 @@
 #include <memory>
 
 #include "core/c_file.hpp"
+#include "core/legacy_text.hpp"
 #include "core/text.hpp"
 #include "kb/messages.hpp"
 
@@ -56,7 +57,11 @@ std::string clean_line(std::string_view line) {
 void LogReader::end_line() {
   if (stopped_) return;
   ++summary_.lines;
-  const std::string cleaned = clean_line(line_);
+  std::string cleaned = clean_line(line_);
+  // A Chinese Windows writes redirected output in GBK: its lines are read as what they say.
+  if (!text::is_utf8(cleaned)) {
+    if (auto decoded = text::gbk_to_utf8(cleaned)) cleaned = std::move(*decoded);
+  }
   if (cleaned.find_first_not_of(" \t") != std::string::npos) summary_.had_text = true;
   if (!sink_(summary_.lines, cleaned)) stopped_ = true;
   line_.clear();

@@ -1,7 +1,7 @@
 #pragma once
 // Reading logs as users have them, in bounded memory: a pasted snippet or a multi-gigabyte
-// training log; UTF-8 (with or without BOM), UTF-16LE/BE with BOM (PowerShell 5's `>`), CRLF,
-// ANSI colour codes. Binary input is refused.
+// training log; UTF-8 (with or without BOM), UTF-16LE/BE with BOM (PowerShell 5's `>`), lines
+// in GBK (a Chinese Windows' redirected output), CRLF, ANSI colour codes. Binary input is refused.
 #include <cstdint>
 #include <cstdio>
 #include <functional>

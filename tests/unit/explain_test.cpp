@@ -346,6 +346,33 @@ TEST(LogReader, Utf16LittleEndianWithBomInAnyChunking) {
   }
 }
 
+// A Chinese Windows writes redirected output in GBK: "由于找不到
+// cudart64_110.dll，无法继续执行代码。" and "OSError: [WinError 126] 找不到指定的模块。" as those
+// bytes, read as what they say beside a UTF-8 line; a line that is neither (Latin-1) stays as it
+// was.
+TEST(LogReader, GbkLinesAreReadAsWhatTheySay) {
+  const std::string dialog =
+      "\xD3\xC9\xD3\xDA\xD5\xD2\xB2\xBB\xB5\xBD cudart64_110.dll\xA3\xAC\xCE\xDE\xB7\xA8"
+      "\xBC\xCC\xD0\xF8\xD6\xB4\xD0\xD0\xB4\xFA\xC2\xEB\xA1\xA3";
+  const std::string winerror =
+      "OSError: [WinError 126] \xD5\xD2\xB2\xBB\xB5\xBD\xD6\xB8\xB6\xA8\xB5\xC4\xC4\xA3"
+      "\xBF\xE9\xA1\xA3";
+  for (const size_t chunk : {size_t{0}, size_t{1}, size_t{3}}) {
+    const auto lines = lines_of(
+        "\xE9\x94\x99\xE8\xAF\xAF\n" + dialog + "\r\n" + winerror + "\ncaf\xE9 ok\n", chunk);
+    ASSERT_EQ(lines.size(), 4u) << chunk;
+    EXPECT_EQ(lines[0], "错误") << chunk;
+    EXPECT_EQ(lines[1], "由于找不到 cudart64_110.dll，无法继续执行代码。") << chunk;
+    EXPECT_EQ(lines[2], "OSError: [WinError 126] 找不到指定的模块。") << chunk;
+    EXPECT_EQ(lines[3], "caf\xE9 ok") << chunk;
+  }
+  // The Windows dialog's Chinese wording is recognised in it.
+  const auto causes = explain_by_signatures(dialog + "\n");
+  ASSERT_FALSE(causes.empty());
+  EXPECT_EQ(causes[0].id, "cuda.runtime_missing");
+  EXPECT_EQ(causes[0].evidence.at(0).text, "由于找不到 cudart64_110.dll，无法继续执行代码。");
+}
+
 TEST(LogReader, CarriageReturnAloneEndsLinesWhenTheLogHasNoNewline) {
   for (const size_t chunk : {size_t{0}, size_t{1}, size_t{2}, size_t{5}}) {
     EXPECT_EQ(lines_of("first\rsecond\r\rfourth\r", chunk),

@@ -1,4 +1,5 @@
 #include "core/text.hpp"
+#include "core/legacy_text.hpp"
 
 #include <gtest/gtest.h>
 
@@ -9,7 +10,9 @@ namespace {
 
 using gpuvet::text::contains_icase;
 using gpuvet::text::display_width;
+using gpuvet::text::gbk_to_utf8;
 using gpuvet::text::is_digits;
+using gpuvet::text::is_utf8;
 using gpuvet::text::join;
 using gpuvet::text::split;
 using gpuvet::text::starts_with_icase;
@@ -157,6 +160,23 @@ TEST(TextDisplayWidth, TruncatedUtf8DoesNotOverrun) {
 TEST(TextDisplayWidth, EmojiAreWideAndCombiningMarksTakeNoColumn) {
   EXPECT_EQ(display_width("\xF0\x9F\x98\x80"), 2u);  // U+1F600
   EXPECT_EQ(display_width("e\xCC\x81"), 1u);         // e + U+0301
+}
+
+TEST(Utf8, WellFormedOnly) {
+  EXPECT_TRUE(is_utf8(""));
+  EXPECT_TRUE(is_utf8("ascii \xE9\x94\x99 \xF0\x9F\x98\x80"));
+  EXPECT_FALSE(is_utf8("\xC0\xAF"));          // an overlong '/'
+  EXPECT_FALSE(is_utf8("\xED\xA0\x80"));      // a surrogate
+  EXPECT_FALSE(is_utf8("\xE4\xB8"));          // cut short
+  EXPECT_FALSE(is_utf8("\xF4\x90\x80\x80"));  // past U+10FFFF
+  EXPECT_FALSE(is_utf8("caf\xE9 ok"));        // Latin-1
+}
+
+TEST(Gbk, ReadAsUtf8OrNotAtAll) {
+  EXPECT_EQ(gbk_to_utf8("\xD5\xD2\xB2\xBB\xB5\xBD ok"), "找不到 ok");
+  EXPECT_EQ(gbk_to_utf8("plain"), "plain");
+  EXPECT_EQ(gbk_to_utf8("\xD5"), std::nullopt);        // half a character
+  EXPECT_EQ(gbk_to_utf8("\xD5\x20ok"), std::nullopt);  // no such character
 }
 
 }  // namespace
