@@ -1,4 +1,5 @@
 #include "explain/explain.hpp"
+#include "explain/build_needs.hpp"
 
 #include "kb/arch_support.hpp"
 #include "kb/queries.hpp"
@@ -133,6 +134,31 @@ std::string library_words(const Cause& c, const std::optional<std::string>& load
       " " + (installs.empty() ? m.text("explain.library_not_found.no_cuda")
                               : m.text("explain.library_not_found.cuda", {{"cuda", installs}}));
   return words;
+}
+
+// Whether a cause's fix is the CUDA and cuDNN of the build the log names: a missing or other CUDA
+// runtime or cuDNN, whose library (cudart64_110.dll: CUDA 11) agrees with that build's.
+bool fits_build(const Cause& c, const BuildNeeds& needs) {
+  const auto major = [](const std::string& v) { return text::split(v, '.').front(); };
+  const auto agrees = [&](const char* capture, const std::string& built) {
+    const auto it = c.captures.find(capture);
+    return it == c.captures.end() || built.empty() || major(it->second) == major(built);
+  };
+  if (family_of(c.id) == "cuda.runtime_missing") return agrees("cuda", needs.cuda);
+  if (c.id == "cudnn.missing" || c.id == "cudnn.version_mismatch")
+    return agrees("cudnn", needs.cudnn) && agrees("compiled", needs.cudnn);
+  return false;
+}
+
+std::string build_fix(const BuildNeeds& needs, const kb::Messages& m) {
+  const kb::MessageArgs args = {{"framework", needs.framework}, {"version", needs.version},
+                                {"cuda", needs.cuda},           {"cudnn", needs.cudnn},
+                                {"package", needs.package},     {"source", needs.source}};
+  if (needs.wheels_bring_cuda && !needs.package.empty())
+    return m.text("explain.fix.build_needs.wheels", args);
+  return m.text(
+      needs.cudnn.empty() ? "explain.fix.build_needs.without_cudnn" : "explain.fix.build_needs",
+      args);
 }
 
 void swap_when_cudnn_missing_too(std::vector<Cause>& causes) {
@@ -962,6 +988,7 @@ std::vector<Cause> reason(std::vector<Cause> causes, const kb::Kb& kb, const kb:
     if (!named && m.has(fmt::format("explain.why.{}", c.id))) causes.push_back(std::move(c));
   }
 
+  const auto needs = build_needs(kb, log, platform);
   for (auto& c : causes) {
     const Finding* finding = finding_of(c.id, machine);
     c.why = explanation_text(c, "why", m);
@@ -1007,7 +1034,10 @@ std::vector<Cause> reason(std::vector<Cause> causes, const kb::Kb& kb, const kb:
       c.confidence *= 0.6;
       c.why += " " + m.text("explain.contradicted");
     }
-    const std::string generic = explanation_text(c, "fix", m);
+    // The build the log names says exactly which CUDA and cuDNN; the generic fix only what the
+    // library's name does.
+    const std::string generic =
+        needs && fits_build(c, *needs) ? build_fix(*needs, m) : explanation_text(c, "fix", m);
     if (std::find(c.fix.begin(), c.fix.end(), generic) == c.fix.end()) c.fix.push_back(generic);
     std::sort(c.evidence.begin(), c.evidence.end(),
               [](const Evidence& a, const Evidence& b) { return a.line < b.line; });

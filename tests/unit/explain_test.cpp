@@ -1001,6 +1001,54 @@ TEST(Reasoning, AnotherCudaOnTheLoaderPathIsAVersionMismatch) {
   EXPECT_NE(causes[0].why.find("10.1"), std::string::npos);
 }
 
+// Issue 19: a fix names the versions the log's own framework build needs (TensorFlow 2.10 was
+// built with CUDA 11.2 and cuDNN 8.1), not what the library's name says ("a CUDA 11.x").
+TEST(Reasoning, TheFixNamesTheCudaAndCudnnOfTheLogsBuild) {
+  const auto fix_of = [](const std::vector<Cause>& causes, const std::string& id) {
+    for (const auto& c : causes)
+      if (c.id == id) return c.fix.empty() ? std::string() : c.fix.back();
+    ADD_FAILURE() << id;
+    return std::string();
+  };
+  auto causes = explain_by_signatures(
+      "tensorflow 2.10.0\n"
+      "W dso_loader.cc:64] Could not load dynamic library 'cudart64_110.dll'; dlerror: "
+      "cudart64_110.dll not found\n"
+      "W dso_loader.cc:64] Could not load dynamic library 'cudnn64_8.dll'; dlerror: cudnn64_8.dll "
+      "not found\n");
+  for (const char* id : {"cuda.runtime_missing", "cudnn.missing"}) {
+    const std::string fix = fix_of(causes, id);
+    EXPECT_NE(fix.find("TensorFlow 2.10.0"), std::string::npos) << id << ": " << fix;
+    EXPECT_NE(fix.find("CUDA 11.2 and cuDNN 8.1"), std::string::npos) << id << ": " << fix;
+    EXPECT_EQ(fix.find("11.x"), std::string::npos) << id << ": " << fix;
+  }
+
+  // Linux from 2.14: pip brings them with the and-cuda extra.
+  causes = explain_by_signatures(
+      "tensorflow==2.15.0\n"
+      "W dso_loader.cc:64] Could not load dynamic library 'libcudart.so.12'; dlerror: "
+      "libcudart.so.12: cannot open shared object file: No such file or directory\n");
+  const std::string wheels = fix_of(causes, causes.front().id);
+  EXPECT_NE(wheels.find("pip install \"tensorflow[and-cuda]==2.15.0\""), std::string::npos)
+      << wheels;
+
+  // A library of another CUDA than the build's (TensorFlow 2.3 was built with CUDA 10.1), a
+  // framework with a build per CUDA (PyTorch), no version: what the library says.
+  for (const char* log :
+       {"tensorflow 2.3.0\nCould not load dynamic library 'cudart64_110.dll'; dlerror: "
+        "cudart64_110.dll not found\n",
+        "torch 2.1.0+cu121\nCould not load dynamic library 'cudart64_110.dll'; dlerror: "
+        "cudart64_110.dll not found\n",
+        "Could not load dynamic library 'cudart64_110.dll'; dlerror: cudart64_110.dll not "
+        "found\n"}) {
+    causes = explain_by_signatures(log);
+    ASSERT_FALSE(causes.empty());
+    const std::string fix = causes.front().fix.back();
+    EXPECT_NE(fix.find("CUDA 11.x"), std::string::npos) << log << fix;
+    EXPECT_EQ(fix.find("built and tested"), std::string::npos) << log << fix;
+  }
+}
+
 TEST(Reasoning, FactsConfirmOrRuleOut) {
   const Finding finding = machine_finding(
       "cudnn.missing", "tensorflow-gpu 2.1.0 needs cudnn64_7.dll",
