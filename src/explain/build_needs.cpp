@@ -7,6 +7,7 @@
 #include "core/text.hpp"
 #include "core/version.hpp"
 #include "frameworks/framework.hpp"
+#include "kb/driver_rule.hpp"
 
 namespace gpuvet::explain {
 
@@ -93,6 +94,14 @@ std::optional<BuildNeeds> build_needs(const kb::Kb& kb, const LogFacts& log,
   // "tensorflow_builds: <where the row was read>": the reader wants where.
   const std::string source = b.sources.empty() ? "" : b.sources.front();
   out.source = source.substr(source.find(": ") == std::string::npos ? 0 : source.find(": ") + 2);
+  if (!platform.empty()) {
+    // Inside WSL the Windows driver serves CUDA.
+    const auto need = kb::driver_requirement(kb, out.cuda, platform != "linux");
+    if (need && need->release_min) {
+      out.min_driver = *need->release_min;
+      out.driver_source = need->release_source;
+    }
+  }
   return out;
 }
 

@@ -19,6 +19,10 @@ struct BuildNeeds {
   std::string package;  // what pip installs it as, when its wheels bring CUDA: tensorflow[and-cuda]
   bool wheels_bring_cuda = false;
   std::string source;  // the table row's source
+  // The NVIDIA driver that CUDA's runtime needs on the log's platform (WSL: the Windows driver);
+  // empty when the platform or the driver is unknown.
+  std::string min_driver;
+  std::string driver_source;
 };
 
 // None when the log names no framework version, names several frameworks, the framework has a

@@ -145,15 +145,23 @@ bool fits_build(const Cause& c, const BuildNeeds& needs) {
     return it == c.captures.end() || built.empty() || major(it->second) == major(built);
   };
   if (family_of(c.id) == "cuda.runtime_missing") return agrees("cuda", needs.cuda);
+  if (c.id == "driver.too_old") return !needs.min_driver.empty();
   if (c.id == "cudnn.missing" || c.id == "cudnn.version_mismatch")
     return agrees("cudnn", needs.cudnn) && agrees("compiled", needs.cudnn);
   return false;
 }
 
-std::string build_fix(const BuildNeeds& needs, const kb::Messages& m) {
+std::string build_fix(const std::string& id, const BuildNeeds& needs, const kb::Messages& m) {
   const kb::MessageArgs args = {{"framework", needs.framework}, {"version", needs.version},
                                 {"cuda", needs.cuda},           {"cudnn", needs.cudnn},
                                 {"package", needs.package},     {"source", needs.source}};
+  if (id == "driver.too_old") {
+    return m.text("explain.fix.build_needs.driver", {{"framework", needs.framework},
+                                                     {"version", needs.version},
+                                                     {"cuda", needs.cuda},
+                                                     {"driver", needs.min_driver},
+                                                     {"source", needs.driver_source}});
+  }
   if (needs.wheels_bring_cuda && !needs.package.empty())
     return m.text("explain.fix.build_needs.wheels", args);
   return m.text(
@@ -1037,7 +1045,7 @@ std::vector<Cause> reason(std::vector<Cause> causes, const kb::Kb& kb, const kb:
     // The build the log names says exactly which CUDA and cuDNN; the generic fix only what the
     // library's name does.
     const std::string generic =
-        needs && fits_build(c, *needs) ? build_fix(*needs, m) : explanation_text(c, "fix", m);
+        needs && fits_build(c, *needs) ? build_fix(c.id, *needs, m) : explanation_text(c, "fix", m);
     if (std::find(c.fix.begin(), c.fix.end(), generic) == c.fix.end()) c.fix.push_back(generic);
     std::sort(c.evidence.begin(), c.evidence.end(),
               [](const Evidence& a, const Evidence& b) { return a.line < b.line; });

@@ -1032,6 +1032,19 @@ TEST(Reasoning, TheFixNamesTheCudaAndCudnnOfTheLogsBuild) {
   EXPECT_NE(wheels.find("pip install \"tensorflow[and-cuda]==2.15.0\""), std::string::npos)
       << wheels;
 
+  // A driver too old for the build's CUDA: the driver that CUDA's release asks for on the log's
+  // platform (CUDA 11.2: 460.82 on Windows); on no known platform, none.
+  causes = explain_by_signatures(
+      "tensorflow 2.10.0\n  File \"C:\\Users\\x\\site-packages\\tensorflow\\x.py\"\n"
+      "RuntimeError: CUDA driver version is insufficient for CUDA runtime version\n");
+  const std::string driver = fix_of(causes, "driver.too_old");
+  EXPECT_NE(driver.find("CUDA 11.2"), std::string::npos) << driver;
+  EXPECT_NE(driver.find("driver 460.82 or newer"), std::string::npos) << driver;
+  causes = explain_by_signatures(
+      "tensorflow 2.10.0\n"
+      "RuntimeError: CUDA driver version is insufficient for CUDA runtime version\n");
+  EXPECT_EQ(fix_of(causes, "driver.too_old").find("or newer"), std::string::npos);
+
   // A library of another CUDA than the build's (TensorFlow 2.3 was built with CUDA 10.1), a
   // framework with a build per CUDA (PyTorch), no version: what the library says.
   for (const char* log :
