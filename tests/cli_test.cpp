@@ -158,25 +158,33 @@ TEST(CliExplain, TheSnapshotConfirmsAndNamesThisMachinesPaths) {
       << doc.dump(2);
 }
 
+// `gpuvet explain --json` of a log against a scenario's snapshot, which must explain it.
+nlohmann::json explained_against(const std::string& scenario, const std::string& log_text,
+                                 const std::string& flags = "") {
+  testing::TempDir dir;
+  const std::string log = dir.file("scenario.log", log_text);
+  const Outcome run =
+      gpuvet("explain --json " + flags + " --snapshot " + std::string(GPUVET_SCENARIO_DIR) + "/" +
+             scenario + "/snapshot.json " + log);
+  EXPECT_EQ(run.status, 0) << run.err;
+  return run.status == 0 ? nlohmann::json::parse(run.out) : nlohmann::json::object();
+}
+
 // --same-machine: the bare message was printed on the snapshot's machine, so its facts decide.
 TEST(CliExplain, SameMachineLetsTheFactsRankABareMessage) {
-  const std::string snapshot =
-      std::string(GPUVET_SCENARIO_DIR) + "/windows10_cudnn_not_copied/snapshot.json";
-  testing::TempDir dir;
-  const std::string log = dir.file(
-      "bare.log",
+  const auto doc = explained_against(
+      "windows10_cudnn_not_copied",
       "W dso_loader.cc:55] Could not load dynamic library 'cudnn64_7.dll'; dlerror: cudnn64_7.dll "
-      "not found\n");
-  Outcome run = gpuvet("explain --same-machine --json --snapshot " + snapshot + " " + log);
-  ASSERT_EQ(run.status, 0) << run.err;
-  auto doc = nlohmann::json::parse(run.out);
+      "not found\n",
+      "--same-machine");
   EXPECT_EQ(doc["facts"]["state"], "used");
   EXPECT_EQ(doc["causes"][0]["id"], "cudnn.missing");
   EXPECT_EQ(doc["causes"][0]["confirmed_by_facts"], true);
   EXPECT_NE(doc["causes"][0]["why"].get<std::string>().find("tf21-gpu"), std::string::npos)
       << doc.dump(2);
   // Without a machine there is nothing to say it of.
-  run = gpuvet("explain --same-machine --no-facts " + log);
+  const Outcome run =
+      gpuvet("explain --same-machine --no-facts --text \"cudnn64_7.dll not found\"");
   EXPECT_EQ(run.status, 2);
   EXPECT_EQ(line_count(run.err), 1u) << run.err;
 }
