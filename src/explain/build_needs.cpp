@@ -47,17 +47,18 @@ bool runs_on(const std::string& build_platform, const std::string& log_platform)
   return (log_platform == "linux" || log_platform == "wsl") && build_platform == "linux";
 }
 
-// The builds of this release: the exact version, else its series (2.16.2 is built as 2.16.1).
+// The builds of this release: the exact version, else its series (2.16.2 is built as 2.16.1). A
+// framework with a build per CUDA variant (PyTorch's cu121) is read only where the printed
+// version names the variant (2.1.0+cu121).
 std::vector<frameworks::Build> builds_of(const std::vector<frameworks::Build>& all,
                                          const std::string& printed, const std::string& platform) {
-  const std::string version = text::split(printed, '+').front();
+  const auto parts = text::split(printed, '+');
+  const std::string version = parts.front();
+  const std::string tag = parts.size() > 1 ? parts[1] : "";
   std::vector<frameworks::Build> exact;
   std::vector<frameworks::Build> series;
   for (const auto& b : all) {
-    // A build per CUDA variant (PyTorch's cu121, JAX's cuda12) installs from its own index, each
-    // its own way: only a framework with one build per release is named here.
-    if (!b.variant.empty()) return {};
-    if (!runs_on(b.platform, platform)) continue;
+    if (!runs_on(b.platform, platform) || b.variant != tag) continue;
     if (b.version == version) {
       exact.push_back(b);
     } else if (version::major_minor(b.version) == version::major_minor(version)) {
@@ -90,6 +91,7 @@ std::optional<BuildNeeds> build_needs(const kb::Kb& kb, const LogFacts& log,
   out.cuda = needs.begin()->first;
   out.cudnn = needs.begin()->second;
   out.wheels_bring_cuda = b.wheels_bring_cuda;
+  out.variant = b.variant;
   out.package = b.package;
   // "tensorflow_builds: <where the row was read>": the reader wants where.
   const std::string source = b.sources.empty() ? "" : b.sources.front();
@@ -100,6 +102,10 @@ std::optional<BuildNeeds> build_needs(const kb::Kb& kb, const LogFacts& log,
     if (need && need->release_min) {
       out.min_driver = *need->release_min;
       out.driver_source = need->release_source;
+      if (need->compat_floor && *need->compat_floor != *need->release_min) {
+        out.driver_floor = *need->compat_floor;
+        out.driver_source += "; " + need->compat_source;
+      }
     }
   }
   return out;

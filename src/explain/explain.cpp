@@ -144,8 +144,9 @@ bool fits_build(const Cause& c, const BuildNeeds& needs) {
     const auto it = c.captures.find(capture);
     return it == c.captures.end() || built.empty() || major(it->second) == major(built);
   };
-  if (family_of(c.id) == "cuda.runtime_missing") return agrees("cuda", needs.cuda);
   if (c.id == "driver.too_old") return !needs.min_driver.empty();
+  if (!needs.variant.empty()) return false;
+  if (family_of(c.id) == "cuda.runtime_missing") return agrees("cuda", needs.cuda);
   if (c.id == "cudnn.missing" || c.id == "cudnn.version_mismatch")
     return agrees("cudnn", needs.cudnn) && agrees("compiled", needs.cudnn);
   return false;
@@ -156,11 +157,14 @@ std::string build_fix(const std::string& id, const BuildNeeds& needs, const kb::
                                 {"cuda", needs.cuda},           {"cudnn", needs.cudnn},
                                 {"package", needs.package},     {"source", needs.source}};
   if (id == "driver.too_old") {
-    return m.text("explain.fix.build_needs.driver", {{"framework", needs.framework},
-                                                     {"version", needs.version},
-                                                     {"cuda", needs.cuda},
-                                                     {"driver", needs.min_driver},
-                                                     {"source", needs.driver_source}});
+    return m.text(needs.driver_floor.empty() ? "explain.fix.build_needs.driver"
+                                             : "explain.fix.build_needs.driver_floor",
+                  {{"framework", needs.framework},
+                   {"version", needs.version},
+                   {"cuda", needs.cuda},
+                   {"driver", needs.min_driver},
+                   {"floor", needs.driver_floor},
+                   {"source", needs.driver_source}});
   }
   if (needs.wheels_bring_cuda && !needs.package.empty())
     return m.text("explain.fix.build_needs.wheels", args);

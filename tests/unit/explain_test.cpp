@@ -1045,6 +1045,18 @@ TEST(Reasoning, TheFixNamesTheCudaAndCudnnOfTheLogsBuild) {
       "RuntimeError: CUDA driver version is insufficient for CUDA runtime version\n");
   EXPECT_EQ(fix_of(causes, "driver.too_old").find("or newer"), std::string::npos);
 
+  // PyTorch has a build per CUDA: its +cu121 says which, and its driver; the floor of minor
+  // version compatibility is said too. Without the tag the version says nothing.
+  const std::string too_old =
+      "  File \"/home/u/venv/lib/python3.10/site-packages/torch/cuda/__init__.py\", line 1\n"
+      "The NVIDIA driver on your system is too old (found version 11040).\n";
+  causes = explain_by_signatures("PyTorch version: 2.1.0+cu121\n" + too_old);
+  const std::string torch = fix_of(causes, "driver.too_old");
+  EXPECT_NE(torch.find("PyTorch 2.1.0+cu121 was built with CUDA 12.1"), std::string::npos) << torch;
+  EXPECT_NE(torch.find("530.30.02 or newer; down to 525.60.13"), std::string::npos) << torch;
+  causes = explain_by_signatures("PyTorch version: 2.1.0\n" + too_old);
+  EXPECT_EQ(fix_of(causes, "driver.too_old").find("or newer"), std::string::npos);
+
   // A library of another CUDA than the build's (TensorFlow 2.3 was built with CUDA 10.1), a
   // framework with a build per CUDA (PyTorch), no version: what the library says.
   for (const char* log :
