@@ -173,6 +173,35 @@ std::string build_fix(const std::string& id, const BuildNeeds& needs, const kb::
       args);
 }
 
+// On the log's own machine, what its checks find wrong that no line of the log names: a vague
+// log ("GPU not detected") gets the machine's real fault. Root errors only (not one that follows
+// from a lower layer's), with words for them, at most kMaxMachineCauses.
+void add_machine_findings(std::vector<Cause>& causes, const std::vector<Finding>& findings,
+                          const kb::Messages& m) {
+  constexpr size_t kMaxMachineCauses = 3;
+  size_t added = 0;
+  for (const auto& f : findings) {
+    if (added == kMaxMachineCauses) break;
+    if (f.severity != Severity::error || f.follows_from ||
+        !m.has(fmt::format("explain.why.{}", f.id))) {
+      continue;
+    }
+    const bool named = std::any_of(causes.begin(), causes.end(), [&](const Cause& c) {
+      return family_of(c.id) == family_of(f.id);
+    });
+    if (named) continue;
+    Cause c;
+    c.id = f.id;
+    // Sure of the machine, not that it is what the log met: below the causes its lines name.
+    c.confidence = 0.5;
+    c.symptom_only = false;
+    c.machine_only = true;
+    c.first_line = std::numeric_limits<size_t>::max();
+    causes.push_back(std::move(c));
+    ++added;
+  }
+}
+
 void swap_when_cudnn_missing_too(std::vector<Cause>& causes) {
   const auto named = [&](const std::string& id) {
     return std::find_if(causes.begin(), causes.end(),
@@ -1000,6 +1029,7 @@ std::vector<Cause> reason(std::vector<Cause> causes, const kb::Kb& kb, const kb:
     if (!named && m.has(fmt::format("explain.why.{}", c.id))) causes.push_back(std::move(c));
   }
 
+  if (machine && machine->ranks) add_machine_findings(causes, machine->findings, m);
   const auto needs = build_needs(kb, log, platform);
   for (auto& c : causes) {
     const Finding* finding = finding_of(c.id, machine);
@@ -1023,7 +1053,8 @@ std::vector<Cause> reason(std::vector<Cause> causes, const kb::Kb& kb, const kb:
     } else if (finding) {
       c.confirmed_by_facts = true;
       c.confidence = std::min(0.99, c.confidence + 0.1);
-      c.why += " " + m.text("explain.confirmed", {{"title", finding->title}});
+      c.why += " " + m.text(c.machine_only ? "explain.machine_only" : "explain.confirmed",
+                            {{"title", finding->title}});
       // The fact that decided it (the GPU code a library holds, the version a file says) is
       // what the user can check; the finding's first evidence line is that fact.
       if (!finding->evidence.empty()) {
@@ -1064,9 +1095,16 @@ std::vector<Cause> reason(std::vector<Cause> causes, const kb::Kb& kb, const kb:
     const bool b_out = b.confirmed_by_facts == false;
     if (a_out != b_out) return b_out;
     // What the facts show outranks what they cannot decide.
-    const bool a_shown = a.confirmed_by_facts == true;
-    const bool b_shown = b.confirmed_by_facts == true;
+    const bool a_shown = a.confirmed_by_facts == true && !a.machine_only;
+    const bool b_shown = b.confirmed_by_facts == true && !b.machine_only;
     if (a_shown != b_shown) return a_shown;
+    // What only the checks find comes after what a line of the log names on this platform, and
+    // before what threads with the same message or reported cases suggest.
+    if (a.machine_only != b.machine_only) {
+      const Cause& other = a.machine_only ? b : a;
+      const bool named = !other.similar && !other.alternative && !other.off_platform;
+      return a.machine_only != named;
+    }
     // What a line of the log names outranks what resembles reported cases.
     if (a.similar != b.similar) return b.similar;
     if (a.off_platform != b.off_platform) return b.off_platform;

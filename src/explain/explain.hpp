@@ -57,6 +57,8 @@ struct Cause {
   // of the neighbours voted for it.
   bool similar = false;
   size_t similar_votes = 0;
+  // No line names it: the checks of the log's own machine find it (explain.machine_only).
+  bool machine_only = false;
   std::vector<SimilarReport> reports;
 };
 

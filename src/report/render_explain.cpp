@@ -88,6 +88,7 @@ std::string render_explain_json(const std::vector<Cause>& causes, const explain:
          {"confirmed_by_facts", c.confirmed_by_facts ? nlohmann::ordered_json(*c.confirmed_by_facts)
                                                      : nlohmann::ordered_json(nullptr)},
          {"alternative", c.alternative},
+         {"machine_only", c.machine_only},
          {"off_platform", c.off_platform},
          {"signatures", c.signatures},
          {"similar", similar},

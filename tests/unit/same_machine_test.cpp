@@ -407,5 +407,42 @@ TEST(SameMachine, TheLoadersAnswerDecidesTheLibrarysCause) {
     EXPECT_NE(cause.confirmed_by_facts, false) << cause.id;
 }
 
+// On the log's machine, a root error its checks find and no line names is a cause too: first for
+// a log that names nothing, after what the log's lines name; never where the facts do not rank,
+// nor one that follows from a lower layer's.
+TEST(SameMachine, TheMachinesOwnFaultJoinsTheCauses) {
+  Finding no_gpu;
+  no_gpu.id = "gpu.none";
+  no_gpu.severity = Severity::error;
+  no_gpu.title = "No NVIDIA GPU on this machine";
+  Finding follows;
+  follows.id = "driver.missing";
+  follows.severity = Severity::error;
+  follows.follows_from = "gpu.none";
+  const MachineFindings machine{{no_gpu, follows}, "linux"};
+  auto causes =
+      testing::explain_by_signatures("GPU not detected, training runs on the CPU\n", machine);
+  ASSERT_EQ(causes.size(), 1u);
+  EXPECT_EQ(causes[0].id, "gpu.none");
+  EXPECT_TRUE(causes[0].machine_only);
+  EXPECT_EQ(causes[0].confirmed_by_facts, true);
+  EXPECT_NE(causes[0].why.find("No line of the log names it"), std::string::npos) << causes[0].why;
+
+  causes = testing::explain_by_signatures(
+      "W dso_loader.cc:64] Could not load dynamic library 'libcudnn.so.8'; dlerror: libcudnn.so.8: "
+      "cannot open shared object file\n",
+      machine);
+  ASSERT_GE(causes.size(), 2u);
+  EXPECT_EQ(causes[0].id, "cudnn.missing");
+  EXPECT_EQ(causes[1].id, "gpu.none");
+  for (const auto& c : causes)
+    EXPECT_NE(c.id, "driver.missing");
+
+  MachineFindings unknown = machine;
+  unknown.ranks = false;
+  for (const auto& c : testing::explain_by_signatures("GPU not detected\n", unknown))
+    EXPECT_FALSE(c.machine_only) << c.id;
+}
+
 }  // namespace
 }  // namespace gpuvet::explain
