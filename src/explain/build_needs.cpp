@@ -81,9 +81,15 @@ std::optional<BuildNeeds> build_needs(const kb::Kb& kb, const LogFacts& log,
   if (!all) return std::nullopt;
   const auto builds = builds_of(*all, named.front().version, platform);
   std::set<std::pair<std::string, std::string>> needs;
-  for (const auto& b : builds)
+  std::set<std::string> platforms;
+  for (const auto& b : builds) {
     needs.emplace(b.cuda.value_or(""), b.cudnn.value_or(""));
+    platforms.insert(b.platform);
+  }
   if (needs.size() != 1 || needs.begin()->first.empty()) return std::nullopt;
+  // A log that does not say its platform is read only where Linux and Windows builds agree: a
+  // Linux-only build (TensorFlow 2.11 and later) says nothing of a Windows log.
+  if (platform.empty() && platforms.size() < 2) return std::nullopt;
   const frameworks::Build& b = builds.front();
   BuildNeeds out;
   out.framework = std::string(framework->display_name);

@@ -1032,6 +1032,13 @@ TEST(Reasoning, TheFixNamesTheCudaAndCudnnOfTheLogsBuild) {
   EXPECT_NE(wheels.find("pip install \"tensorflow[and-cuda]==2.15.0\""), std::string::npos)
       << wheels;
 
+  // A log that does not say its platform, of a build only Linux has (TensorFlow 2.15): nothing
+  // said of a Windows user's log.
+  causes = explain_by_signatures(
+      "tensorflow==2.15.0\n"
+      "Loaded runtime CuDNN library: 8.0.4 but source was compiled with: 8.9.4.\n");
+  EXPECT_EQ(fix_of(causes, "cudnn.version_mismatch").find("and-cuda"), std::string::npos);
+
   // A driver too old for the build's CUDA: the driver that CUDA's release asks for on the log's
   // platform (CUDA 11.2: 460.82 on Windows); on no known platform, none.
   causes = explain_by_signatures(
