@@ -2,15 +2,29 @@
 
 #include <iconv.h>
 
-#include <cerrno>
-#include <memory>
-
 namespace gpuvet::text {
 
+namespace {
+
+// One converter per thread, opened on first use: a log in GBK converts many lines.
+iconv_t gbk_converter() {
+  struct Converter {
+    iconv_t handle = iconv_open("UTF-8", "GBK");
+    ~Converter() {
+      if (handle != reinterpret_cast<iconv_t>(-1)) iconv_close(handle);
+    }
+  };
+  thread_local const Converter converter;
+  return converter.handle;
+}
+
+}  // namespace
+
 std::optional<std::string> gbk_to_utf8(std::string_view bytes) {
-  const iconv_t opened = iconv_open("UTF-8", "GBK");
+  const iconv_t opened = gbk_converter();
   if (opened == reinterpret_cast<iconv_t>(-1)) return std::nullopt;
-  const std::unique_ptr<void, int (*)(iconv_t)> converter(opened, &iconv_close);
+  // Back to the initial state: a failed line must not leave half a character behind.
+  iconv(opened, nullptr, nullptr, nullptr, nullptr);
   std::string in(bytes);
   // A GBK character is one or two bytes and at most three in UTF-8.
   std::string out(bytes.size() * 2 + 4, '\0');
