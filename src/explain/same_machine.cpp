@@ -251,10 +251,9 @@ std::string first_label(std::string_view host) {
   return text::to_lower(host.substr(0, host.find('.')));
 }
 
-// Names that tell no machine from another: an installer's default, or a container's id, which
-// the host running gpuvet does not share.
+// Names that tell no machine from another: an installer's or live image's default, which many
+// machines keep, or a container's id, which the host running gpuvet does not share.
 bool says_nothing(const std::string& label) {
-  // Installers' and live images' defaults: many machines share them.
   static const std::set<std::string> kDefaults = {
       "localhost", "ubuntu",  "debian", "raspberrypi", "kali",      "archlinux", "pop-os",
       "nixos",     "linux",   "fedora", "manjaro",     "centos",    "rocky",     "almalinux",
