@@ -396,8 +396,8 @@ TEST(ExplainCorpus, AccuracyOnDevAndHeldOut) {
   EXPECT_GE(scores["heldout"].share(scores["heldout"].top3), 0.87);
   // A share falls when hard cases join; the count of cases right never may: a signature change
   // that loses a case that passed fails here even when new cases hide it in the share.
-  EXPECT_GE(scores["dev"].top1, 1608u) << misses;
-  EXPECT_GE(scores["dev"].top3, 1844u);
+  EXPECT_GE(scores["dev"].top1, 1615u) << misses;
+  EXPECT_GE(scores["dev"].top3, 1849u);
   EXPECT_GE(scores["heldout"].top1, 728u);
   EXPECT_GE(scores["heldout"].top3, 873u);
 }
