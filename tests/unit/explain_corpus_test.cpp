@@ -390,16 +390,22 @@ TEST(ExplainCorpus, AccuracyOnDevAndHeldOut) {
   // held-out right blind, 3 in the top three): 80.5 %/92.3 % and 73.2 %/87.7 %. Signatures from
   // its dev part (Lightning's GPU index past the machine's, torch.autocast's "CUDA is not
   // available"): 80.6 %/92.4 %.
+  // Round forty-two (`UA`-`UD`, 20 cases of four causes the taxonomy gains: NCCL absent from
+  // Windows builds, no host C compiler, the NVIDIA module failing to build, no persistence
+  // daemon; their earlier '+' cases scored, and 14 cases relabelled by their fix; 2 of its 8
+  // held-out right blind, 6 in the top three): 80.3 %/92.5 % and 72.5 %/87.6 %, so the held-out
+  // share floor 0.72 from here. Signatures from its dev part: 81.0 %/92.8 % and 72.7 %/87.6 %
+  // (6 of the round's 8 held-out right first).
   EXPECT_GE(scores["dev"].share(scores["dev"].top1), 0.80) << misses;
   EXPECT_GE(scores["dev"].share(scores["dev"].top3), 0.92);
-  EXPECT_GE(scores["heldout"].share(scores["heldout"].top1), 0.73);
+  EXPECT_GE(scores["heldout"].share(scores["heldout"].top1), 0.72);
   EXPECT_GE(scores["heldout"].share(scores["heldout"].top3), 0.87);
   // A share falls when hard cases join; the count of cases right never may: a signature change
   // that loses a case that passed fails here even when new cases hide it in the share.
-  EXPECT_GE(scores["dev"].top1, 1615u) << misses;
-  EXPECT_GE(scores["dev"].top3, 1849u);
-  EXPECT_GE(scores["heldout"].top1, 728u);
-  EXPECT_GE(scores["heldout"].top3, 873u);
+  EXPECT_GE(scores["dev"].top1, 1636u) << misses;
+  EXPECT_GE(scores["dev"].top3, 1874u);
+  EXPECT_GE(scores["heldout"].top1, 733u);
+  EXPECT_GE(scores["heldout"].top3, 883u);
 }
 
 // A log as users paste it: the error among the program's other output (pip, Python warnings,
@@ -453,10 +459,10 @@ TEST(ExplainCorpus, NoiseAroundTheLogKeepsTheAnswer) {
   // line): held-out 693/850 at first, as they counted as error lines and as lines naming the
   // stack; a TensorFlow INFO line now counts as an error line only with an error word and a
   // word of the stack, and a short log is compared without them.
-  EXPECT_GE(noisy["dev"].top1, 1604u) << moved;
-  EXPECT_GE(noisy["dev"].top3, 1841u);
-  EXPECT_GE(noisy["heldout"].top1, 726u);
-  EXPECT_GE(noisy["heldout"].top3, 871u);
+  EXPECT_GE(noisy["dev"].top1, 1632u) << moved;
+  EXPECT_GE(noisy["dev"].top3, 1872u);
+  EXPECT_GE(noisy["heldout"].top1, 731u);
+  EXPECT_GE(noisy["heldout"].top3, 881u);
   // The noise alone is no error of the GPU stack.
   const auto [before, after] = noise_for("linux");
   EXPECT_TRUE(

@@ -141,7 +141,8 @@ TEST(ExplainText, TypographicApostrophesMatchLikeStraightOnes) {
       {"fabric manager NVIDIA GPU driver interface version 550.90.07 don’t match with "
        "driver version 550.107.02.",
        "driver.fabric_manager_not_running"},
-      {"RuntimeError: Distributed package doesn’t have NCCL built in", "nccl.error"},
+      {"RuntimeError: Distributed package doesn’t have NCCL built in",
+       "nccl.unavailable_on_windows"},
       {"ValueError: Your setup doesn’t support bf16/gpu.", "device.bf16_unsupported"},
       {"Couldn’t invoke ptxas --version", "cuda.ptxas_missing_or_old"},
   };
