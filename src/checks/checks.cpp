@@ -52,6 +52,7 @@ const std::vector<Check>& all_checks() {
       {"compute_capability", check_compute_capability},
       {"cuda_path_order", check_cuda_path_order},
       {"host_compiler", check_host_compiler},
+      {"triton_compiler", check_triton_compiler},
       {"shadowed_copies", check_shadowed_copies},
       {"framework_builds", check_framework_builds},
       {"framework_libraries", check_framework_libraries},

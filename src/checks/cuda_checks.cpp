@@ -318,4 +318,38 @@ Result<bool> check_host_compiler(const CheckContext& context, std::vector<Findin
   return true;
 }
 
+// ---- build.c_compiler_missing ---------------------------------------------------------------
+
+// Triton builds a C launcher the first time torch.compile or a Triton kernel runs; without a
+// compiler that fails ("Failed to find C compiler"), while eager PyTorch runs on: a warning.
+Result<bool> check_triton_compiler(const CheckContext& context, std::vector<Finding>& findings) {
+  const bool windows = context.facts().os.family == "windows";
+  for (const auto& env : context.facts().python_envs) {
+    if (!env.triton || env.triton->c_compiler) continue;
+    const TritonFact& t = *env.triton;
+    const kb::MessageArgs args = {{"package", t.package},
+                                  {"version", t.version},
+                                  {"env", env.path},
+                                  {"cc", t.cc.value_or("")}};
+    auto finding = context.finding("build.c_compiler_missing", Severity::warning,
+                                   "build.c_compiler_missing.title", args);
+    if (!finding) return finding.error();
+    finding->evidence.push_back(context.text("build.c_compiler_missing.triton", args));
+    std::string searched =
+        windows ? "build.c_compiler_missing.path.windows" : "build.c_compiler_missing.path.linux";
+    if (t.cc) searched = "build.c_compiler_missing.cc";
+    finding->evidence.push_back(context.text(searched, args));
+    // A CC that names no program is the one thing to mend; without CC, a compiler to install.
+    const std::string install =
+        windows ? "build.c_compiler_missing.fix.msvc" : "build.c_compiler_missing.fix.apt";
+    const std::string point = windows ? "build.c_compiler_missing.fix.cc.windows"
+                                      : "build.c_compiler_missing.fix.cc.linux";
+    for (const auto& key : t.cc ? std::vector{point, install} : std::vector{install, point})
+      finding->fix.push_back(context.text(key, args));
+    finding->affects.push_back(env.path);
+    findings.push_back(std::move(*finding));
+  }
+  return true;
+}
+
 }  // namespace gpuvet::checks

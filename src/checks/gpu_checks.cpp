@@ -240,6 +240,54 @@ bool module_not_loaded(const Facts& f) {
   return !stub && !d.nvidia_module_loaded && !d.kernel_module_version;
 }
 
+// The running kernel's NVIDIA module builds: DKMS's versions with no module for it, and a failed
+// build's log where DKMS kept one (or akmods wrote one for this kernel).
+struct KernelModuleBuilds {
+  const ModuleBuildFact* failed = nullptr;
+  const ModuleBuildFact* unbuilt = nullptr;
+};
+
+KernelModuleBuilds builds_for_running_kernel(const Facts& f) {
+  KernelModuleBuilds found;
+  if (!f.driver || !f.os.kernel) return found;
+  for (const auto& build : f.driver->module_builds) {
+    if (std::find(build.kernels.begin(), build.kernels.end(), *f.os.kernel) !=
+        build.kernels.end()) {
+      continue;
+    }
+    if (build.failed_log && !found.failed) found.failed = &build;
+    if (!build.failed_log && !found.unbuilt) found.unbuilt = &build;
+  }
+  return found;
+}
+
+kb::MessageArgs module_build_args(const ModuleBuildFact& build, const std::string& kernel) {
+  return {{"tool", build.tool},
+          {"module", build.module},
+          {"version", build.version},
+          {"kernel", kernel},
+          {"kernels", text::join(build.kernels, ", ")},
+          {"log", build.failed_log.value_or("")}};
+}
+
+// The module for the running kernel failed to build: nothing can load until a build succeeds.
+Result<bool> emit_module_build_failed(const CheckContext& context, std::vector<Finding>& findings,
+                                      const ModuleBuildFact& build, std::vector<std::string> pci) {
+  const kb::MessageArgs args = module_build_args(build, *context.facts().os.kernel);
+  std::string state = "driver.module_build_failed.akmods";
+  if (build.tool == "dkms") {
+    state = build.kernels.empty() ? "driver.module_build_failed.dkms_none"
+                                  : "driver.module_build_failed.dkms";
+  }
+  pci.insert(pci.begin(), context.text(state, args));
+  std::vector<std::string> fixes = {"driver.module_build_failed.fix.log",
+                                    "driver.module_build_failed.fix.driver." + build.tool};
+  if (!build.kernels.empty()) fixes.push_back("driver.module_build_failed.fix.boot");
+  fixes.push_back("driver.module_build_failed.fix.compiler");
+  return emit(context, findings, "driver.module_build_failed", "driver.module_build_failed", args,
+              pci, true, fixes);
+}
+
 // What a GPU says about its own hardware through NVML: uncorrectable ECC errors since the driver
 // loaded, or a failed row remapping, are faults no software causes or fixes (an error); rows
 // waiting for remapping take effect at the next GPU reset (a warning).
@@ -410,6 +458,16 @@ Result<bool> check_gpu_and_driver(const CheckContext& context, std::vector<Findi
   if (module_not_loaded(f)) {
     pci.push_back(
         context.text("driver.module_not_loaded.libraries", {{"path", *f.driver->libcuda}}));
+    // No module for this kernel at all: a build that failed is the cause, before any reason the
+    // kernel could have had to refuse one.
+    const KernelModuleBuilds builds = builds_for_running_kernel(f);
+    if (builds.failed) return emit_module_build_failed(context, findings, *builds.failed, pci);
+    if (builds.unbuilt) {
+      pci.push_back(context.text(builds.unbuilt->kernels.empty()
+                                     ? "driver.module_not_loaded.dkms_none"
+                                     : "driver.module_not_loaded.dkms_unbuilt",
+                                 module_build_args(*builds.unbuilt, *f.os.kernel)));
+    }
     // With Secure Boot on the kernel refuses a module no enrolled key signed: the DKMS builds of
     // NVIDIA's driver are unsigned until their key is enrolled. nouveau claiming the GPU is
     // another reason, and then the first one to name.

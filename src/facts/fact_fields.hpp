@@ -30,6 +30,15 @@ struct JsonFields<EnvFacts> {
 };
 
 template <>
+struct JsonFields<ModuleBuildFact> {
+  using T = ModuleBuildFact;
+  static constexpr auto fields =
+      std::make_tuple(json_field("tool", &T::tool), json_field("module", &T::module),
+                      json_field("version", &T::version), json_field("kernels", &T::kernels),
+                      json_field("failed_log", &T::failed_log));
+};
+
+template <>
 struct JsonFields<DriverFacts> {
   using T = DriverFacts;
   static constexpr auto fields = std::make_tuple(
@@ -44,7 +53,8 @@ struct JsonFields<DriverFacts> {
       json_field("stub_cuinit_code", &T::stub_cuinit_code),
       json_field("wsl_libcuda", &T::wsl_libcuda),
       json_field("ld_cache_libcuda", &T::ld_cache_libcuda),
-      json_field("image_libraries", &T::image_libraries));
+      json_field("image_libraries", &T::image_libraries),
+      json_field("module_builds", &T::module_builds));
 };
 
 template <>
@@ -190,6 +200,14 @@ struct JsonFields<CondaPackageFact> {
 };
 
 template <>
+struct JsonFields<TritonFact> {
+  using T = TritonFact;
+  static constexpr auto fields =
+      std::make_tuple(json_field("package", &T::package), json_field("version", &T::version),
+                      json_field("c_compiler", &T::c_compiler), json_field("cc", &T::cc));
+};
+
+template <>
 struct JsonFields<PythonEnvFact> {
   using T = PythonEnvFact;
   static constexpr auto fields = std::make_tuple(
@@ -198,7 +216,8 @@ struct JsonFields<PythonEnvFact> {
       json_field("found_by", &T::found_by), json_field("site_packages", &T::site_packages),
       json_field("distributions", &T::distributions),
       json_field("nvidia_wheels", &T::nvidia_wheels),
-      json_field("conda_packages", &T::conda_packages), json_field("frameworks", &T::frameworks));
+      json_field("conda_packages", &T::conda_packages), json_field("frameworks", &T::frameworks),
+      json_field("triton", &T::triton));
 };
 
 template <>

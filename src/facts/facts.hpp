@@ -44,6 +44,17 @@ struct EnvFacts {
   std::vector<std::string> saved_path_only;
 };
 
+// What DKMS or akmods record of building the NVIDIA kernel module (Linux).
+struct ModuleBuildFact {
+  std::string tool;     // dkms | akmods
+  std::string module;   // DKMS's module name (nvidia, nvidia-current ...); akmods': nvidia
+  std::string version;  // the driver version it builds
+  std::vector<std::string> kernels;  // the kernels DKMS has a built module for
+  // A failed build's log: DKMS keeps build/make.log after a failure (a success cleans the build
+  // area away); akmods writes <version>-for-<kernel>.failed.log, recorded for the running kernel.
+  std::optional<std::string> failed_log;
+};
+
 struct DriverFacts {
   std::optional<bool> installed;  // null: not asked (e.g. a snapshot without native answers)
   std::optional<std::string> version;
@@ -70,6 +81,8 @@ struct DriverFacts {
   // mounted (/proc/self/mountinfo), so the image itself carries them; the NVIDIA Container
   // Toolkit mounts the host's driver libraries one file at a time.
   std::vector<std::string> image_libraries;
+  // DKMS's and akmods' builds of the kernel module (none: neither has an NVIDIA module).
+  std::vector<ModuleBuildFact> module_builds;
 };
 
 // An NVIDIA display or 3D controller on the PCI bus, found before asking any driver.
@@ -241,6 +254,18 @@ struct CondaPackageFact {
   std::optional<std::string> channel;
 };
 
+// Triton, installed with PyTorch 2 on Linux (triton, pytorch-triton) or on its own on Windows
+// (triton-windows): torch.compile and Triton kernels build a small C launcher with a C compiler
+// the first time they run.
+struct TritonFact {
+  std::string package;
+  std::string version;
+  // The compiler Triton would run, found as its runtime/build.py looks: CC; else triton-windows'
+  // bundled TinyCC, cl; else gcc, clang on PATH. Null: none.
+  std::optional<std::string> c_compiler;
+  std::optional<std::string> cc;  // CC's value when it names no program (a folder, a missing file)
+};
+
 struct PythonEnvFact {
   std::string path;  // the prefix, links resolved
   std::string kind;  // conda | venv | pyenv | system | python.org | user
@@ -254,6 +279,7 @@ struct PythonEnvFact {
   std::vector<NvidiaWheelFact> nvidia_wheels;
   std::vector<CondaPackageFact> conda_packages;
   std::vector<FrameworkFact> frameworks;
+  std::optional<TritonFact> triton;
 };
 
 // A C++ compiler nvcc may run for host code on Linux. nvcc's own choice is NVCC_CCBIN's, else

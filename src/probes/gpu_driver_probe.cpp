@@ -108,6 +108,96 @@ bool read_kernel_side(const sys::System& system, Facts& facts, DriverFacts& d) {
   return modules.ok() || d.kernel_module_version.has_value();
 }
 
+constexpr const char* kDkmsTree = "/var/lib/dkms";
+constexpr const char* kAkmodsCache = "/var/cache/akmods/nvidia";
+
+// Whether a DKMS module builds NVIDIA's nvidia.ko: its dkms.conf says
+// BUILT_MODULE_NAME[0]="nvidia". Without a readable dkms.conf the module's name decides (nvidia,
+// nvidia-current, nvidia-open, nvidia-legacy-390xx ...), except NVIDIA's modules that are not the
+// driver.
+bool builds_nvidia_module(const sys::System& system, const std::string& version_dir,
+                          const std::string& module) {
+  if (const auto conf = system.read_text(version_dir + "/source/dkms.conf")) {
+    for (const auto& raw : text::split(*conf, '\n')) {
+      const std::string line(text::trim(raw));
+      if (!line.starts_with("BUILT_MODULE_NAME[")) continue;
+      const size_t equals = line.find('=');
+      if (equals == std::string::npos) continue;
+      std::string value(text::trim(line.substr(equals + 1)));
+      value.erase(std::remove(value.begin(), value.end(), '"'), value.end());
+      value.erase(std::remove(value.begin(), value.end(), '\''), value.end());
+      if (value == "nvidia") return true;
+    }
+    return false;
+  }
+  return (module == "nvidia" || module.starts_with("nvidia-")) && module != "nvidia-fs" &&
+         module != "nvidia-peer-memory" && module != "nvidia-peermem";
+}
+
+// The kernels DKMS has built a module for: <version>/<kernel>/<arch>/module/ holds it.
+std::vector<std::string> dkms_built_kernels(const sys::System& system,
+                                            const std::string& version_dir) {
+  std::vector<std::string> kernels;
+  const auto entries = system.list_dir(version_dir);
+  if (!entries) return kernels;
+  for (const auto& entry : *entries) {
+    if (entry.name == "source" || entry.name == "build") continue;
+    const auto arches = system.list_dir(paths::join(version_dir, entry.name));
+    if (!arches) continue;
+    for (const auto& arch : *arches) {
+      const auto module =
+          system.list_dir(paths::join(paths::join(version_dir, entry.name), arch.name) + "/module");
+      if (module && !module->empty()) {
+        kernels.push_back(entry.name);
+        break;
+      }
+    }
+  }
+  std::sort(kernels.begin(), kernels.end());
+  return kernels;
+}
+
+void read_dkms(const sys::System& system, DriverFacts& d) {
+  const auto modules = system.list_dir(kDkmsTree);
+  if (!modules) return;
+  for (const auto& module : *modules) {
+    if (!module.name.starts_with("nvidia")) continue;
+    const std::string module_dir = paths::join(kDkmsTree, module.name);
+    const auto versions = system.list_dir(module_dir);
+    if (!versions) continue;
+    for (const auto& version : *versions) {
+      // DKMS also links kernel-<kernel>-<arch> here, beside the version directories.
+      if (version.name.starts_with("kernel-") || version.name.empty() ||
+          !std::isdigit(static_cast<unsigned char>(version.name[0]))) {
+        continue;
+      }
+      const std::string version_dir = paths::join(module_dir, version.name);
+      if (!builds_nvidia_module(system, version_dir, module.name)) continue;
+      ModuleBuildFact build{"dkms", module.name, version.name,
+                            dkms_built_kernels(system, version_dir), std::nullopt};
+      const std::string log = version_dir + "/build/make.log";
+      if (system.exists(log)) build.failed_log = log;
+      d.module_builds.push_back(std::move(build));
+    }
+  }
+}
+
+// akmods (Fedora, RHEL) names a failed build <version>-for-<kernel>.failed.log.
+void read_akmods(const sys::System& system, const Facts& facts, DriverFacts& d) {
+  if (!facts.os.kernel) return;
+  const auto entries = system.list_dir(kAkmodsCache);
+  if (!entries) return;
+  const std::string suffix = "-for-" + *facts.os.kernel + ".failed.log";
+  for (const auto& entry : *entries) {
+    if (!entry.name.ends_with(suffix) || entry.name.size() == suffix.size()) continue;
+    d.module_builds.push_back({"akmods",
+                               "nvidia",
+                               entry.name.substr(0, entry.name.size() - suffix.size()),
+                               {},
+                               paths::join(kAkmodsCache, entry.name)});
+  }
+}
+
 // Toolkit stubs: libcuda.so for linking only, whose cuInit answers CUDA_ERROR_STUB_LIBRARY.
 void find_stubs(const sys::System& system, const Facts& facts, DriverFacts& d) {
   std::vector<std::string> roots;
@@ -379,6 +469,8 @@ void probe_gpu_driver(const sys::System& system, const kb::Kb& kb, Facts& facts)
   identify_pci_gpus(kb, facts);
   DriverFacts d;
   const bool kernel_known = read_kernel_side(system, facts, d);
+  read_dkms(system, d);
+  read_akmods(system, facts, d);
   find_stubs(system, facts, d);
   read_native(system, facts, d);
   complete_capabilities(kb, facts);
@@ -386,7 +478,7 @@ void probe_gpu_driver(const sys::System& system, const kb::Kb& kb, Facts& facts)
   find_image_libraries(system, facts, d);
   // Nothing known stays null rather than an object of unknowns.
   if (kernel_known || d.installed || d.libcuda || !d.stub_libraries.empty() || d.wsl_libcuda ||
-      !d.image_libraries.empty()) {
+      !d.image_libraries.empty() || !d.module_builds.empty()) {
     facts.driver = d;
   }
   facts.hardware.nvidia_visible_devices = system.env("NVIDIA_VISIBLE_DEVICES");

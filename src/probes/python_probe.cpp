@@ -164,6 +164,7 @@ class PythonProbe {
       if (catalog_.conda.count(record.name)) env.conda_packages.push_back(record);
     }
     collect_wheels(dists, env);
+    collect_triton(dists, env);
     collect_frameworks(dists, env);
     for (auto& framework : env.frameworks) {
       libraries_.resolve(framework, env);
@@ -282,6 +283,56 @@ class PythonProbe {
       }
       env.nvidia_wheels.push_back(std::move(w));
     }
+  }
+
+  // ---- Triton's C compiler ---------------------------------------------------------------------
+
+  // A program as a shell finds it: an absolute path to a file, else a bare name on PATH (with
+  // .exe on Windows).
+  std::optional<std::string> program(const std::string& name) const {
+    const auto is_file = [&](const std::string& path) {
+      const auto info = system_.file_info(path);
+      return info && info->kind == sys::FileKind::regular;
+    };
+    if (paths::is_absolute(name)) return is_file(name) ? std::optional(name) : std::nullopt;
+    if (name.find('/') != std::string::npos || name.find('\\') != std::string::npos) {
+      return std::nullopt;
+    }
+    for (const auto& dir : facts_.env.path) {
+      for (const std::string& file : {name, name + ".exe"}) {
+        if (file != name && !windows_) continue;
+        const std::string path = paths::join(dir, file);
+        if (is_file(path)) return path;
+      }
+    }
+    return std::nullopt;
+  }
+
+  void collect_triton(const std::vector<Distribution>& dists, PythonEnvFact& env) const {
+    const auto it = std::find_if(dists.begin(), dists.end(), [](const Distribution& d) {
+      return d.name == "triton" || d.name == "pytorch-triton" || d.name == "triton-windows";
+    });
+    if (it == dists.end()) return;
+    TritonFact t{it->name, it->version, std::nullopt, std::nullopt};
+    if (const auto cc = system_.env("CC"); cc && !cc->empty()) {
+      t.c_compiler = program(*cc);
+      if (!t.c_compiler) t.cc = *cc;
+      env.triton = std::move(t);
+      return;
+    }
+    std::vector<std::string> names = {"gcc", "clang"};
+    if (windows_) {
+      const std::string tcc = paths::join(it->site, "triton/runtime/tcc/tcc.exe");
+      if (const auto info = system_.file_info(tcc); info && info->kind == sys::FileKind::regular) {
+        t.c_compiler = tcc;
+      }
+      names.insert(names.begin(), "cl");
+    }
+    for (const auto& name : names) {
+      if (t.c_compiler) break;
+      t.c_compiler = program(name);
+    }
+    env.triton = std::move(t);
   }
 
   // ---- framework builds -----------------------------------------------------------------------

@@ -1,9 +1,11 @@
-// The GPU and driver probe's reading of UEFI Secure Boot: efivarfs gives a variable's 4
-// attribute bytes, then its value (Documentation/filesystems/efivarfs.rst in the kernel).
+// The GPU and driver probe's reading of UEFI Secure Boot (efivarfs gives a variable's 4 attribute
+// bytes, then its value: Documentation/filesystems/efivarfs.rst in the kernel) and of DKMS's and
+// akmods' builds of the NVIDIA kernel module.
 #include <gtest/gtest.h>
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "probes/probes.hpp"
 #include "system/replay_system.hpp"
@@ -36,6 +38,65 @@ TEST(GpuDriverProbe, SecureBootIsUnknownWithoutAWellFormedVariable) {
   EXPECT_EQ(secure_boot_of(std::string("\x01", 1)), std::nullopt);
   EXPECT_EQ(secure_boot_of(std::string("\x06\x00\x00\x00\x01\x00", 6)), std::nullopt);
   EXPECT_EQ(secure_boot_of(std::string("\x06\x00\x00\x00\x07", 5)), std::nullopt);
+}
+
+// The module builds a Linux machine with `files` (and the running kernel 6.8.0-45-generic) has.
+std::vector<ModuleBuildFact> module_builds_of(const nlohmann::json& files) {
+  nlohmann::json all = files;
+  all["/proc/modules"] = {{"text", "snd 1 0 - Live 0x0\n"}};
+  const sys::ReplaySystem system(
+      testing::linux_snapshot({{"host", {{"os_version", "6.8.0-45-generic"}}}, {"files", all}}));
+  const Facts facts = collect_facts(system, testing::embedded_kb());
+  if (!facts.driver) return {};
+  return facts.driver->module_builds;
+}
+
+TEST(GpuDriverProbe, ReadsDkmsBuildsOfTheNvidiaModule) {
+  const std::string v = "/var/lib/dkms/nvidia-current/550.163.01";
+  const auto builds = module_builds_of({
+      {v + "/6.1.0-27-amd64/x86_64/module/nvidia-current.ko", {{"text", ""}}},
+      {v + "/6.1.0-28-amd64/x86_64/log/make.log", {{"text", "built\n"}}},  // no module in it
+      {v + "/build/make.log", {{"text", "Error 2\n"}}},
+      // DKMS's links beside the versions, and another vendor's module.
+      {"/var/lib/dkms/nvidia-current/kernel-6.1.0-27-amd64-x86_64/module/x.ko", {{"text", ""}}},
+      {"/var/lib/dkms/v4l2loopback/0.12.7/6.1.0-27-amd64/x86_64/module/v.ko", {{"text", ""}}},
+  });
+  ASSERT_EQ(builds.size(), 1u);
+  EXPECT_EQ(builds[0].tool, "dkms");
+  EXPECT_EQ(builds[0].module, "nvidia-current");  // Debian's name, no dkms.conf read
+  EXPECT_EQ(builds[0].version, "550.163.01");
+  EXPECT_EQ(builds[0].kernels, std::vector<std::string>{"6.1.0-27-amd64"});
+  EXPECT_EQ(builds[0].failed_log, v + "/build/make.log");
+}
+
+TEST(GpuDriverProbe, DkmsConfDecidesWhichModuleIsTheDriver) {
+  const auto builds = module_builds_of({
+      {"/var/lib/dkms/nvidia-fs/2.17.5/source/dkms.conf",
+       {{"text", "BUILT_MODULE_NAME[0]=\"nvidia-fs\"\n"}}},
+      {"/var/lib/dkms/nvidia-srv/535.183.01/source/dkms.conf",
+       {{"text", "PACKAGE_NAME=nvidia-srv\nBUILT_MODULE_NAME[0]='nvidia'\n"}}},
+  });
+  ASSERT_EQ(builds.size(), 1u);
+  EXPECT_EQ(builds[0].module, "nvidia-srv");
+  EXPECT_TRUE(builds[0].kernels.empty());
+  EXPECT_EQ(builds[0].failed_log, std::nullopt);
+}
+
+TEST(GpuDriverProbe, AkmodsFailedLogsCountForTheRunningKernelOnly) {
+  const std::string cache = "/var/cache/akmods/nvidia/";
+  const auto builds = module_builds_of({
+      {cache + "575.64.05-1-for-6.8.0-45-generic.failed.log", {{"text", "FAILED\n"}}},
+      {cache + "570.1-1-for-6.7.0-1-generic.failed.log", {{"text", "FAILED\n"}}},
+      {cache + "-for-6.8.0-45-generic.failed.log", {{"text", "no version\n"}}},
+  });
+  ASSERT_EQ(builds.size(), 1u);
+  EXPECT_EQ(builds[0].tool, "akmods");
+  EXPECT_EQ(builds[0].version, "575.64.05-1");
+  EXPECT_EQ(builds[0].failed_log, cache + "575.64.05-1-for-6.8.0-45-generic.failed.log");
+}
+
+TEST(GpuDriverProbe, NoDkmsTreeMeansNoBuilds) {
+  EXPECT_TRUE(module_builds_of(nlohmann::json::object()).empty());
 }
 
 }  // namespace
