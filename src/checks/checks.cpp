@@ -45,6 +45,7 @@ const std::vector<Check>& all_checks() {
       {"gpu_and_driver", check_gpu_and_driver},
       {"image_driver_libraries", check_image_driver_libraries},
       {"gpu_health", check_gpu_health},
+      {"persistence", check_persistence},
       {"memory_pools", check_memory_pools},
       {"visible_devices", check_visible_devices},
       {"mig_devices", check_mig_devices},

@@ -71,6 +71,7 @@ Result<bool> check_image_driver_libraries(const CheckContext& context,
                                           std::vector<Finding>& findings);
 Result<bool> check_memory_pools(const CheckContext& context, std::vector<Finding>& findings);
 Result<bool> check_gpu_health(const CheckContext& context, std::vector<Finding>& findings);
+Result<bool> check_persistence(const CheckContext& context, std::vector<Finding>& findings);
 Result<bool> check_mig_devices(const CheckContext& context, std::vector<Finding>& findings);
 Result<bool> check_shadowed_copies(const CheckContext& context, std::vector<Finding>& findings);
 Result<bool> check_cuda_path_order(const CheckContext& context, std::vector<Finding>& findings);

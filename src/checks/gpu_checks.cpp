@@ -328,6 +328,60 @@ Result<bool> check_gpu_health(const CheckContext& context, std::vector<Finding>&
   return true;
 }
 
+// A data-centre GPU (NVIDIA's "Data Center" and "Tesla" lines, data/gpus.csv): headless, where no
+// display server keeps the driver's state between programs.
+// The driver's names carry a variant after the product's ("NVIDIA H100 80GB HBM3", "NVIDIA
+// A100-SXM4-40GB"): the product is the longest name of the table that starts it, up to a space
+// or a dash.
+bool data_centre_gpu(const kb::Kb& kb, const GpuFact& gpu) {
+  const auto table = kb.table("gpus");
+  if (!gpu.name || !table) return false;
+  const std::string name = text::to_lower(*gpu.name);
+  size_t best = 0;
+  std::string family;
+  for (size_t row = 0; row < (*table)->size(); ++row) {
+    const std::string product = text::to_lower((*table)->cell(row, "name"));
+    if (product.size() <= best || !name.starts_with(product)) continue;
+    if (name.size() > product.size() && name[product.size()] != ' ' &&
+        name[product.size()] != '-') {
+      continue;
+    }
+    best = product.size();
+    family = (*table)->cell(row, "family");
+  }
+  return family == "Data Center" || family == "Tesla";
+}
+
+// Persistence off on every data-centre GPU: the driver tears them down whenever no program holds
+// them and sets them up again for the next one. Worth knowing, not a fault: info.
+Result<bool> check_persistence(const CheckContext& context, std::vector<Finding>& findings) {
+  const Facts& f = context.facts();
+  if (f.os.family != "linux" || f.os.wsl || !f.driver || f.gpus.empty()) return true;
+  std::vector<std::string> off;
+  for (const auto& gpu : f.gpus) {
+    if (gpu.persistence_mode != false || !data_centre_gpu(context.kb(), gpu)) return true;
+    off.push_back(fmt::format("GPU {} ({})", gpu.index, gpu.name.value_or("?")));
+  }
+  const kb::MessageArgs args = {{"gpus", text::join(off, ", ")},
+                                {"count", std::to_string(off.size())}};
+  auto finding = context.finding("driver.persistenced_not_running", Severity::info,
+                                 "driver.persistenced_not_running.title", args);
+  if (!finding) return finding.error();
+  finding->evidence.push_back(context.text("driver.persistenced_not_running.mode", args));
+  const std::optional<bool> running = f.driver->persistenced_running;
+  finding->evidence.push_back(
+      context.text(!running   ? "driver.persistenced_not_running.container"
+                   : *running ? "driver.persistenced_not_running.daemon_without_mode"
+                              : "driver.persistenced_not_running.no_daemon",
+                   args));
+  finding->fix.push_back(context.text(running == true
+                                          ? "driver.persistenced_not_running.fix.mode"
+                                          : "driver.persistenced_not_running.fix.enable",
+                                      args));
+  findings.push_back(std::move(*finding));
+  return true;
+}
+
 // An environment variable that makes PyTorch or TensorFlow allocate with cudaMallocAsync, as
 // "NAME=value"; empty when none does.
 std::string async_allocator_variable(const Facts& f) {

@@ -54,6 +54,7 @@ struct JsonFields<DriverFacts> {
       json_field("wsl_libcuda", &T::wsl_libcuda),
       json_field("ld_cache_libcuda", &T::ld_cache_libcuda),
       json_field("image_libraries", &T::image_libraries),
+      json_field("persistenced_running", &T::persistenced_running),
       json_field("module_builds", &T::module_builds));
 };
 

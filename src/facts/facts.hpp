@@ -81,6 +81,9 @@ struct DriverFacts {
   // mounted (/proc/self/mountinfo), so the image itself carries them; the NVIDIA Container
   // Toolkit mounts the host's driver libraries one file at a time.
   std::vector<std::string> image_libraries;
+  // Linux: whether nvidia-persistenced runs (its pid file names a live process of that name).
+  // Null where it cannot be told: in a container, which sees the host's GPUs but not its daemons.
+  std::optional<bool> persistenced_running;
   // DKMS's and akmods' builds of the kernel module (none: neither has an NVIDIA module).
   std::vector<ModuleBuildFact> module_builds;
 };

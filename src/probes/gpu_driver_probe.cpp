@@ -198,6 +198,25 @@ void read_akmods(const sys::System& system, const Facts& facts, DriverFacts& d) 
   }
 }
 
+// nvidia-persistenced writes its pid to /var/run/nvidia-persistenced (its man page); the kernel
+// keeps a process name to 15 characters ("nvidia-persiste").
+void read_persistenced(const sys::System& system, const Facts& facts, DriverFacts& d) {
+  if (facts.os.container) return;
+  for (const char* dir : {"/run/nvidia-persistenced", "/var/run/nvidia-persistenced"}) {
+    const auto pid = system.read_text(std::string(dir) + "/nvidia-persistenced.pid");
+    if (!pid) continue;
+    const std::string number(text::trim(*pid));
+    bool running = false;
+    if (!number.empty() && text::is_digits(number)) {
+      const auto comm = system.read_text("/proc/" + number + "/comm");
+      running = comm && text::trim(*comm).starts_with("nvidia-persiste");
+    }
+    d.persistenced_running = running;
+    return;
+  }
+  d.persistenced_running = false;
+}
+
 // Toolkit stubs: libcuda.so for linking only, whose cuInit answers CUDA_ERROR_STUB_LIBRARY.
 void find_stubs(const sys::System& system, const Facts& facts, DriverFacts& d) {
   std::vector<std::string> roots;
@@ -470,6 +489,7 @@ void probe_gpu_driver(const sys::System& system, const kb::Kb& kb, Facts& facts)
   DriverFacts d;
   const bool kernel_known = read_kernel_side(system, facts, d);
   read_dkms(system, d);
+  read_persistenced(system, facts, d);
   read_akmods(system, facts, d);
   find_stubs(system, facts, d);
   read_native(system, facts, d);

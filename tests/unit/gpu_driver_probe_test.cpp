@@ -99,5 +99,30 @@ TEST(GpuDriverProbe, NoDkmsTreeMeansNoBuilds) {
   EXPECT_TRUE(module_builds_of(nlohmann::json::object()).empty());
 }
 
+// Whether nvidia-persistenced runs on a Linux machine with `files` (in a container: `container`).
+std::optional<bool> persistenced_of(const nlohmann::json& files, bool container = false) {
+  nlohmann::json all = files;
+  all["/proc/modules"] = {{"text", "nvidia 1 0 - Live 0x0\n"}};
+  if (container) all["/.dockerenv"] = {{"text", ""}};
+  const sys::ReplaySystem system(testing::linux_snapshot({{"files", all}}));
+  const Facts facts = collect_facts(system, testing::embedded_kb());
+  if (!facts.driver) return std::nullopt;
+  return facts.driver->persistenced_running;
+}
+
+TEST(GpuDriverProbe, PersistencedRunsWhenItsPidFileNamesALiveDaemon) {
+  const std::string pid = "/var/run/nvidia-persistenced/nvidia-persistenced.pid";
+  EXPECT_EQ(persistenced_of(
+                {{pid, {{"text", "812\n"}}}, {"/proc/812/comm", {{"text", "nvidia-persiste\n"}}}}),
+            true);
+  EXPECT_EQ(persistenced_of({{pid, {{"text", "812\n"}}},  // a stale pid, now another program
+                             {"/proc/812/comm", {{"text", "bash\n"}}}}),
+            false);
+  EXPECT_EQ(persistenced_of({{pid, {{"text", "812\n"}}}}), false);  // no such process
+  EXPECT_EQ(persistenced_of({{pid, {{"text", "../1\n"}}}}), false);
+  EXPECT_EQ(persistenced_of(nlohmann::json::object()), false);  // no pid file
+  EXPECT_EQ(persistenced_of(nlohmann::json::object(), true), std::nullopt);
+}
+
 }  // namespace
 }  // namespace gpuvet::probes
