@@ -56,6 +56,7 @@ const std::vector<Check>& all_checks() {
       {"triton_compiler", check_triton_compiler},
       {"shadowed_copies", check_shadowed_copies},
       {"framework_builds", check_framework_builds},
+      {"collectives", check_collectives},
       {"framework_libraries", check_framework_libraries},
       {"libdevice", check_libdevice},
       {"conflicting_packages", check_conflicting_packages},

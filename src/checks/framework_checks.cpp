@@ -249,6 +249,42 @@ Result<bool> check_framework_builds(const CheckContext& context, std::vector<Fin
   return true;
 }
 
+// Frameworks whose builds for this platform have no NCCL (data/framework_collectives.csv): on a
+// machine with several GPUs, multi-GPU training asks for it. Information, as one GPU runs fine.
+Result<bool> check_collectives(const CheckContext& context, std::vector<Finding>& findings) {
+  const Facts& facts = context.facts();
+  if (facts.gpus.size() < 2 && facts.hardware.pci_gpus.size() < 2) return true;
+  for (const auto& env : facts.python_envs) {
+    for (const auto& f : env.frameworks) {
+      if (f.gpu_build != true) continue;
+      auto rows = kb::rows_where(context.kb(), "framework_collectives", "family", f.name);
+      if (!rows) return rows.error();
+      const auto row = std::find_if(rows->begin(), rows->end(), [&](const kb::Row& r) {
+        return r.get("platform") == facts.os.family;
+      });
+      if (row == rows->end()) continue;
+      const std::string& instead = row->get("instead");
+      const kb::MessageArgs args = {{"package", f.package},
+                                    {"version", f.version.value_or("?")},
+                                    {"env", env.path},
+                                    {"instead", instead},
+                                    {"source", row->get("source")}};
+      auto finding = context.finding("nccl.unavailable_on_windows", Severity::info,
+                                     "nccl.unavailable_on_windows.title", args);
+      if (!finding) return finding.error();
+      finding->evidence.push_back(context.text("nccl.unavailable_on_windows.evidence", args));
+      finding->fix.push_back(context.text(instead.empty()
+                                              ? "nccl.unavailable_on_windows.fix.single"
+                                              : "nccl.unavailable_on_windows.fix.backend",
+                                          args));
+      finding->fix.push_back(context.text("nccl.unavailable_on_windows.fix.wsl", args));
+      finding->affects.push_back(env.path);
+      findings.push_back(std::move(*finding));
+    }
+  }
+  return true;
+}
+
 Result<bool> check_conflicting_packages(const CheckContext& context,
                                         std::vector<Finding>& findings) {
   for (const auto& env : context.facts().python_envs) {
