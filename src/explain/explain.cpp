@@ -490,9 +490,9 @@ std::string dotted_cudnn_version(const std::string& value) {
 
 const std::vector<std::string>& capture_names() {
   static const std::vector<std::string> names = {
-      "lib",    "cuda", "cudnn",   "loaded",  "compiled", "found",
-      "symbol", "cc",   "min",     "package", "other",    "ordinal",
-      "status", "dll",  "version", "until",   "required", "names"};
+      "lib",     "cuda",  "cudnn",    "loaded", "compiled", "found",  "symbol",
+      "cc",      "min",   "package",  "other",  "ordinal",  "status", "dll",
+      "version", "until", "required", "names",  "log"};
   return names;
 }
 
@@ -514,7 +514,7 @@ std::string message_key(const Cause& c, std::string_view part, const kb::Message
     if (m.has(specific)) return specific;
   }
   for (const char* capture :
-       {"lib", "cuda", "cudnn", "compiled", "other", "cc", "symbol", "package"}) {
+       {"lib", "cuda", "cudnn", "compiled", "other", "cc", "symbol", "package", "log"}) {
     const std::string without = key + ".without_" + capture;
     if (!captured(c, capture) && m.has(without)) return without;
   }

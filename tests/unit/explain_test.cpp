@@ -134,6 +134,58 @@ TEST(ExplainWindowsLanguages, AnExtensionModuleMissingAProcedure) {
   expect_first_cause(extension_lines, "framework.extension_mismatch");
 }
 
+// The four causes round 42 brought to the taxonomy, each from real lines of its dev threads
+// (tests/explain_corpus: GB003, UB006, MB003, UC001, UC003, UC006, RF003, MC009).
+TEST(ExplainText, RoundFortyTwosCausesAreNamed) {
+  expect_first_cause({"RuntimeError: Distributed package doesn't have NCCL built in"},
+                     "nccl.unavailable_on_windows");
+  expect_first_cause(
+      {"        No CMAKE_C_COMPILER could be found.",
+       "nvcc fatal   : Cannot find compiler 'cl.exe' in PATH",
+       "torch._inductor.exc.InductorError: RuntimeError: Compiler: cl is not found."},
+      "build.c_compiler_missing");
+  expect_first_cause(
+      {"Building DKMS module 'nvidia-580.142' for kernel-7.1.0_1... FAILED!\nDKMS module "
+       "'nvidia-580.142' failed to build, please check /var/lib/dkms",
+       "Compiler version check failed:", "Building and installing nvidia-kmod [FAILED]"},
+      "driver.module_build_failed");
+  expect_first_cause({"nvidia-container-cli: initialization error: driver rpc error: timed out: "
+                      "unknown.",
+                      "nvidia-persistenced failed to initialize. Check syslog for more details."},
+                     "driver.persistenced_not_running");
+  // CMake's missing CUDA compiler is the toolkit, not a C compiler.
+  const auto cuda = explain_by_signatures("No CMAKE_CUDA_COMPILER could be found.\n");
+  for (const auto& c : cuda)
+    EXPECT_NE(c.id, "build.c_compiler_missing");
+}
+
+// The build log the message names goes into the fix; a line without one gets the usual places.
+TEST(ExplainText, AFailedModuleBuildsFixNamesItsLog) {
+  const auto dkms = explain_by_signatures(
+      "Error! Bad return status for module build on kernel: 6.8.0-45-generic (x86_64)\n"
+      "Consult /var/lib/dkms/nvidia/535.183.01/build/make.log for more information.\n");
+  ASSERT_FALSE(dkms.empty());
+  EXPECT_EQ(dkms[0].id, "driver.module_build_failed");
+  ASSERT_FALSE(dkms[0].fix.empty());
+  EXPECT_NE(dkms[0].fix.front().find("grep -n -m1 -i error /var/lib/dkms/nvidia/535.183.01/build/"
+                                     "make.log"),
+            std::string::npos)
+      << dkms[0].fix.front();
+  const auto akmods = explain_by_signatures(
+      "Building rpms failed; see "
+      "/var/cache/akmods/nvidia/590.44.01-1-for-6.17.10-300.fc43.aarch64.failed.log for "
+      "details\n");
+  ASSERT_FALSE(akmods.empty());
+  EXPECT_EQ(akmods[0].id, "driver.module_build_failed");
+  EXPECT_NE(akmods[0].fix.front().find("6.17.10-300.fc43.aarch64.failed.log"), std::string::npos);
+  const auto modpost = explain_by_signatures(
+      "ERROR: modpost: GPL-incompatible module nvidia.ko uses GPL-only symbol "
+      "'rcu_read_unlock_strict'\n");
+  ASSERT_FALSE(modpost.empty());
+  EXPECT_NE(modpost[0].fix.front().find("/var/lib/dkms/nvidia/<version>/build/make.log"),
+            std::string::npos);
+}
+
 // Text copied from a rendered page carries typographic apostrophes (’ is three bytes in the
 // Latin-1 matching explain uses): a contraction matches either way.
 TEST(ExplainText, TypographicApostrophesMatchLikeStraightOnes) {
