@@ -329,10 +329,9 @@ Result<bool> check_gpu_health(const CheckContext& context, std::vector<Finding>&
 }
 
 // A data-centre GPU (NVIDIA's "Data Center" and "Tesla" lines, data/gpus.csv): headless, where no
-// display server keeps the driver's state between programs.
-// The driver's names carry a variant after the product's ("NVIDIA H100 80GB HBM3", "NVIDIA
-// A100-SXM4-40GB"): the product is the longest name of the table that starts it, up to a space
-// or a dash.
+// display server keeps the driver's state between programs. The driver's names carry a variant
+// after the product's ("NVIDIA H100 80GB HBM3", "NVIDIA A100-SXM4-40GB"): the product is the
+// longest name of the table that starts it, up to a space or a dash.
 bool data_centre_gpu(const kb::Kb& kb, const GpuFact& gpu) {
   const auto table = kb.table("gpus");
   if (!gpu.name || !table) return false;
