@@ -8,26 +8,12 @@
 #include "core/paths.hpp"
 #include "core/text.hpp"
 #include "probes/probes.hpp"
+#include "probes/programs.hpp"
 #include "system/real_path.hpp"
 
 namespace gpuvet::probes {
 
 namespace {
-
-bool is_program(const sys::System& system, const std::string& path) {
-  const auto info = system.file_info(path);
-  return info && info->kind == sys::FileKind::regular;
-}
-
-// The first `name` in the PATH's directories.
-std::optional<std::string> on_path(const sys::System& system, const Facts& facts,
-                                   std::string_view name) {
-  for (const auto& dir : facts.env.path) {
-    const std::string program = paths::join(dir, name);
-    if (is_program(system, program)) return program;
-  }
-  return std::nullopt;
-}
 
 // NVCC_CCBIN names a compiler, or the directory nvcc looks for gcc in; a bare name is looked up on
 // PATH, as nvcc -ccbin does.

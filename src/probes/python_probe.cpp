@@ -16,6 +16,7 @@
 #include "frameworks/installed_files.hpp"
 #include "probes/framework_libraries.hpp"
 #include "probes/probes.hpp"
+#include "probes/programs.hpp"
 #include "probes/python_discovery.hpp"
 #include "python/framework_files.hpp"
 #include "python/metadata.hpp"
@@ -287,27 +288,6 @@ class PythonProbe {
 
   // ---- Triton's C compiler ---------------------------------------------------------------------
 
-  // A program as a shell finds it: an absolute path to a file, else a bare name on PATH (with
-  // .exe on Windows).
-  std::optional<std::string> program(const std::string& name) const {
-    const auto is_file = [&](const std::string& path) {
-      const auto info = system_.file_info(path);
-      return info && info->kind == sys::FileKind::regular;
-    };
-    if (paths::is_absolute(name)) return is_file(name) ? std::optional(name) : std::nullopt;
-    if (name.find('/') != std::string::npos || name.find('\\') != std::string::npos) {
-      return std::nullopt;
-    }
-    for (const auto& dir : facts_.env.path) {
-      for (const std::string& file : {name, name + ".exe"}) {
-        if (file != name && !windows_) continue;
-        const std::string path = paths::join(dir, file);
-        if (is_file(path)) return path;
-      }
-    }
-    return std::nullopt;
-  }
-
   void collect_triton(const std::vector<Distribution>& dists, PythonEnvFact& env) const {
     const auto it = std::find_if(dists.begin(), dists.end(), [](const Distribution& d) {
       return d.name == "triton" || d.name == "pytorch-triton" || d.name == "triton-windows";
@@ -315,7 +295,7 @@ class PythonProbe {
     if (it == dists.end()) return;
     TritonFact t{it->name, it->version, std::nullopt, std::nullopt};
     if (const auto cc = system_.env("CC"); cc && !cc->empty()) {
-      t.c_compiler = program(*cc);
+      t.c_compiler = command_program(system_, facts_, *cc);
       if (!t.c_compiler) t.cc = *cc;
       env.triton = std::move(t);
       return;
@@ -323,14 +303,12 @@ class PythonProbe {
     std::vector<std::string> names = {"gcc", "clang"};
     if (windows_) {
       const std::string tcc = paths::join(it->site, "triton/runtime/tcc/tcc.exe");
-      if (const auto info = system_.file_info(tcc); info && info->kind == sys::FileKind::regular) {
-        t.c_compiler = tcc;
-      }
+      if (is_program(system_, tcc)) t.c_compiler = tcc;
       names.insert(names.begin(), "cl");
     }
     for (const auto& name : names) {
       if (t.c_compiler) break;
-      t.c_compiler = program(name);
+      t.c_compiler = command_program(system_, facts_, name);
     }
     env.triton = std::move(t);
   }
