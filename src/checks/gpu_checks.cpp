@@ -255,8 +255,11 @@ KernelModuleBuilds builds_for_running_kernel(const Facts& f) {
         build.kernels.end()) {
       continue;
     }
-    if (build.failed_log && !found.failed) found.failed = &build;
-    if (!build.failed_log && !found.unbuilt) found.unbuilt = &build;
+    // A failed build for another kernel says nothing of this one's.
+    const bool failed_here =
+        build.failed_log && (!build.failed_kernel || *build.failed_kernel == *f.os.kernel);
+    if (failed_here && !found.failed) found.failed = &build;
+    if (!failed_here && !found.unbuilt) found.unbuilt = &build;
   }
   return found;
 }

@@ -32,10 +32,10 @@ struct JsonFields<EnvFacts> {
 template <>
 struct JsonFields<ModuleBuildFact> {
   using T = ModuleBuildFact;
-  static constexpr auto fields =
-      std::make_tuple(json_field("tool", &T::tool), json_field("module", &T::module),
-                      json_field("version", &T::version), json_field("kernels", &T::kernels),
-                      json_field("failed_log", &T::failed_log));
+  static constexpr auto fields = std::make_tuple(
+      json_field("tool", &T::tool), json_field("module", &T::module),
+      json_field("version", &T::version), json_field("kernels", &T::kernels),
+      json_field("failed_log", &T::failed_log), json_field("failed_kernel", &T::failed_kernel));
 };
 
 template <>

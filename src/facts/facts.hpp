@@ -53,6 +53,9 @@ struct ModuleBuildFact {
   // A failed build's log: DKMS keeps build/make.log after a failure (a success cleans the build
   // area away); akmods writes <version>-for-<kernel>.failed.log, recorded for the running kernel.
   std::optional<std::string> failed_log;
+  // The kernel that failed build was for, as DKMS's make.log heads it ("DKMS make.log for
+  // nvidia-535.183.01 for kernel 6.8.0-45-generic (x86_64)"); akmods' log is named by it.
+  std::optional<std::string> failed_kernel;
 };
 
 struct DriverFacts {

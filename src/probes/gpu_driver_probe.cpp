@@ -157,6 +157,18 @@ std::vector<std::string> dkms_built_kernels(const sys::System& system,
   return kernels;
 }
 
+// "DKMS make.log for nvidia-535.183.01 for kernel 6.8.0-45-generic (x86_64)": the kernel.
+std::optional<std::string> make_log_kernel(std::string_view head) {
+  const std::string_view first_line = head.substr(0, head.find('\n'));
+  constexpr std::string_view kMarker = " for kernel ";
+  const size_t at = first_line.find(kMarker);
+  if (at == std::string_view::npos) return std::nullopt;
+  const std::string_view rest = first_line.substr(at + kMarker.size());
+  const std::string_view kernel = rest.substr(0, rest.find(' '));
+  if (kernel.empty()) return std::nullopt;
+  return std::string(kernel);
+}
+
 void read_dkms(const sys::System& system, DriverFacts& d) {
   const auto modules = system.list_dir(kDkmsTree);
   if (!modules) return;
@@ -166,17 +178,20 @@ void read_dkms(const sys::System& system, DriverFacts& d) {
     const auto versions = system.list_dir(module_dir);
     if (!versions) continue;
     for (const auto& version : *versions) {
-      // DKMS also links kernel-<kernel>-<arch> here, beside the version directories.
-      if (version.name.starts_with("kernel-") || version.name.empty() ||
-          !std::isdigit(static_cast<unsigned char>(version.name[0]))) {
+      // Versions start with a digit; DKMS also links kernel-<kernel>-<arch> here.
+      if (version.name.empty() || !std::isdigit(static_cast<unsigned char>(version.name[0]))) {
         continue;
       }
       const std::string version_dir = paths::join(module_dir, version.name);
       if (!builds_nvidia_module(system, version_dir, module.name)) continue;
-      ModuleBuildFact build{"dkms", module.name, version.name,
-                            dkms_built_kernels(system, version_dir), std::nullopt};
+      ModuleBuildFact build{"dkms",       module.name,
+                            version.name, dkms_built_kernels(system, version_dir),
+                            std::nullopt, std::nullopt};
       const std::string log = version_dir + "/build/make.log";
-      if (system.exists(log)) build.failed_log = log;
+      if (const auto head = system.read_head(log, 512)) {
+        build.failed_log = log;
+        build.failed_kernel = make_log_kernel(*head);
+      }
       d.module_builds.push_back(std::move(build));
     }
   }
@@ -194,7 +209,8 @@ void read_akmods(const sys::System& system, const Facts& facts, DriverFacts& d) 
                                "nvidia",
                                entry.name.substr(0, entry.name.size() - suffix.size()),
                                {},
-                               paths::join(kAkmodsCache, entry.name)});
+                               paths::join(kAkmodsCache, entry.name),
+                               *facts.os.kernel});
   }
 }
 

@@ -67,6 +67,18 @@ TEST(GpuDriverProbe, ReadsDkmsBuildsOfTheNvidiaModule) {
   EXPECT_EQ(builds[0].version, "550.163.01");
   EXPECT_EQ(builds[0].kernels, std::vector<std::string>{"6.1.0-27-amd64"});
   EXPECT_EQ(builds[0].failed_log, v + "/build/make.log");
+  EXPECT_EQ(builds[0].failed_kernel, std::nullopt);  // a log without DKMS's heading
+}
+
+TEST(GpuDriverProbe, DkmsMakeLogsHeadingNamesTheKernelItFailedFor) {
+  const std::string v = "/var/lib/dkms/nvidia/470.239.06";
+  const auto builds = module_builds_of(
+      {{v + "/build/make.log",
+        {{"text",
+          "DKMS make.log for nvidia-470.239.06 for kernel 6.12.7_1 (x86_64)\n"
+          "Thu Jan  2 10:00:00 CET 2025\nmake: *** [Makefile:80: modules] Error 2\n"}}}});
+  ASSERT_EQ(builds.size(), 1u);
+  EXPECT_EQ(builds[0].failed_kernel, "6.12.7_1");
 }
 
 TEST(GpuDriverProbe, DkmsConfDecidesWhichModuleIsTheDriver) {
@@ -93,6 +105,7 @@ TEST(GpuDriverProbe, AkmodsFailedLogsCountForTheRunningKernelOnly) {
   EXPECT_EQ(builds[0].tool, "akmods");
   EXPECT_EQ(builds[0].version, "575.64.05-1");
   EXPECT_EQ(builds[0].failed_log, cache + "575.64.05-1-for-6.8.0-45-generic.failed.log");
+  EXPECT_EQ(builds[0].failed_kernel, "6.8.0-45-generic");
 }
 
 TEST(GpuDriverProbe, NoDkmsTreeMeansNoBuilds) {
