@@ -18,9 +18,10 @@ struct BuildNeeds {
   std::string cudnn;      // 8.1; empty when the table does not say
   std::string package;  // what pip installs it as, when its wheels bring CUDA: tensorflow[and-cuda]
   bool wheels_bring_cuda = false;
-  // PyTorch's cu121: such builds install from their own index, so only the driver they need is
-  // said, not how to install them.
-  std::string variant;
+  std::string variant;  // cu121, post112, cuda12
+  // PyTorch's cu121 and PaddlePaddle 3's wheels bring CUDA but install from their own index: only
+  // the driver they need is said, not how to install them.
+  bool own_index = false;
   std::string source;  // the table row's source
   // The NVIDIA driver that CUDA's runtime needs on the log's platform (WSL: the Windows driver);
   // empty when the platform or the driver is unknown.
@@ -31,11 +32,19 @@ struct BuildNeeds {
   std::string driver_source;
 };
 
-// None when the log names no framework version, names several frameworks, names a version of a
-// framework with a build per CUDA variant without its variant (PyTorch's 2.1.0, not
-// 2.1.0+cu121), its platform's builds of that version disagree on their CUDA or cuDNN (an unknown
-// platform whose Linux and Windows builds differ), or the table does not say.
-std::optional<BuildNeeds> build_needs(const kb::Kb& kb, const LogFacts& log,
-                                      const std::string& platform);
+// Every build the log's framework version can be: usually one; one per CUDA variant where its
+// spelling leaves the variant open (ONNX Runtime 1.18.0 is the CUDA 11.8 build on PyPI and the
+// CUDA 12.2 build on its own feed). The variant is read where the version spells it: PyTorch's
+// 2.1.0+cu121, PaddlePaddle's 2.4.0.post112 (its unsuffixed 2.4.0 being the build pip installs
+// without an index). None when the log names no framework version or several frameworks, the
+// framework is PyTorch and its printed version does not name the variant, or the table does not
+// say. A log that does not say its platform keeps only builds Linux and Windows agree on.
+std::vector<BuildNeeds> build_candidates(const kb::Kb& kb, const LogFacts& log,
+                                         const std::string& platform);
+
+// The candidate a cause's fix can name: of those whose CUDA and cuDNN majors agree with what the
+// cause's line asks for (libcublasLt.so.12: CUDA 12), the one left; none when they still differ.
+// Only a missing or other CUDA runtime, a missing or mismatched cuDNN, or a driver too old.
+std::optional<BuildNeeds> build_for(const Cause& cause, const std::vector<BuildNeeds>& candidates);
 
 }  // namespace gpuvet::explain

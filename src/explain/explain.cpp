@@ -136,22 +136,6 @@ std::string library_words(const Cause& c, const std::optional<std::string>& load
   return words;
 }
 
-// Whether a cause's fix is the CUDA and cuDNN of the build the log names: a missing or other CUDA
-// runtime or cuDNN, whose library (cudart64_110.dll: CUDA 11) agrees with that build's.
-bool fits_build(const Cause& c, const BuildNeeds& needs) {
-  const auto major = [](const std::string& v) { return text::split(v, '.').front(); };
-  const auto agrees = [&](const char* capture, const std::string& built) {
-    const auto it = c.captures.find(capture);
-    return it == c.captures.end() || built.empty() || major(it->second) == major(built);
-  };
-  if (c.id == "driver.too_old") return !needs.min_driver.empty();
-  if (!needs.variant.empty()) return false;
-  if (family_of(c.id) == "cuda.runtime_missing") return agrees("cuda", needs.cuda);
-  if (c.id == "cudnn.missing" || c.id == "cudnn.version_mismatch")
-    return agrees("cudnn", needs.cudnn) && agrees("compiled", needs.cudnn);
-  return false;
-}
-
 std::string build_fix(const std::string& id, const BuildNeeds& needs, const kb::Messages& m) {
   const kb::MessageArgs args = {{"framework", needs.framework}, {"version", needs.version},
                                 {"cuda", needs.cuda},           {"cudnn", needs.cudnn},
@@ -1030,7 +1014,7 @@ std::vector<Cause> reason(std::vector<Cause> causes, const kb::Kb& kb, const kb:
   }
 
   if (machine && machine->ranks) add_machine_findings(causes, machine->findings, m);
-  const auto needs = build_needs(kb, log, platform);
+  const auto builds = build_candidates(kb, log, platform);
   for (auto& c : causes) {
     const Finding* finding = finding_of(c.id, machine);
     c.why = explanation_text(c, "why", m);
@@ -1079,8 +1063,8 @@ std::vector<Cause> reason(std::vector<Cause> causes, const kb::Kb& kb, const kb:
     }
     // The build the log names says exactly which CUDA and cuDNN; the generic fix only what the
     // library's name does.
-    const std::string generic =
-        needs && fits_build(c, *needs) ? build_fix(c.id, *needs, m) : explanation_text(c, "fix", m);
+    const auto needs = build_for(c, builds);
+    const std::string generic = needs ? build_fix(c.id, *needs, m) : explanation_text(c, "fix", m);
     if (std::find(c.fix.begin(), c.fix.end(), generic) == c.fix.end()) c.fix.push_back(generic);
     std::sort(c.evidence.begin(), c.evidence.end(),
               [](const Evidence& a, const Evidence& b) { return a.line < b.line; });

@@ -44,6 +44,7 @@ std::optional<std::string> planned_cuda(const kb::Row& row) {
 // (cupy-cuda12x -> cuda12x, cupy-cuda13x[ctk] -> cuda13x-ctk).
 void finish_build(const kb::Row& row, Build& b) {
   b.cuda = planned_cuda(row);
+  b.cuda_range = row.get("cuda_from") != row.get("cuda_to");
   const std::string name = b.package.substr(0, b.package.find('['));
   b.variant = variant_with_extras(name.starts_with("cupy-") ? name.substr(5) : name, b.package);
 }

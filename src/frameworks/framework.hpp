@@ -25,6 +25,8 @@ struct Build {
   std::optional<std::string> python_min;
   std::optional<std::string> python_max;
   std::optional<std::string> cuda;  // X.Y the build is made for
+  // CuPy's cupy-cuda11x runs on any CUDA of a range (11.2 to 11.8); cuda is then the newest.
+  bool cuda_range = false;
   std::optional<std::string> cudnn;
   std::string variant;                             // torch: cu121; jax: cuda12; paddle: cu118
   std::optional<std::string> min_cc;               // the build's own minimum, when the KB knows it
@@ -95,6 +97,9 @@ struct Framework {
   // A distribution of the family that data/python_packages.csv does not list, recognised by its
   // name (cupy-cuda102): the CUDA its name declares; nullopt for a name not of the family.
   std::optional<std::string> (*unlisted_gpu_package)(std::string_view name) = nullptr;
+  // Its version names the CUDA variant as a local tag (PyTorch's 2.1.0+cu121), each variant from
+  // an index of its own: a bare version does not say which.
+  bool variant_in_local_version = false;
 
   // ---- loading rules --------------------------------------------------------------------------
   // Linux: the build's own shared objects that link the CUDA libraries, relative to

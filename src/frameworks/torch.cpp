@@ -178,6 +178,7 @@ const Framework& torch() {
                           "torch/lib/torch_cuda_cpp.dll"};
     f.min_cc_family = min_cc_family;
     f.kb_table = "pytorch_builds";
+    f.variant_in_local_version = true;
     f.kb_version_column = "torch_version";
     f.builds = builds;
     f.install = install;

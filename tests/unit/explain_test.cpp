@@ -1386,5 +1386,68 @@ TEST(Explain, TheDeviceALogNamesGivesTheCapability) {
   EXPECT_FALSE(bare.front().captures.contains("cc"));
 }
 
+// Issue 19: the fix names the CUDA and cuDNN of the build where the version spells it
+// (PaddlePaddle's .post117; its unsuffixed version being the build pip installs without an
+// index), or where the library the line asks for leaves one of the version's builds (ONNX
+// Runtime 1.18.0 is CUDA 11.8 on PyPI and CUDA 12.2 on its own feed). Where the builds still
+// differ, or a wheel runs on a range of CUDA (cupy-cuda12x), what the library says.
+TEST(Reasoning, TheFixNamesTheBuildThatTheVersionAndLibrarySpell) {
+  const auto first_fix = [](const std::string& log) {
+    const auto causes = explain_by_signatures(log);
+    return causes.empty() || causes.front().fix.empty() ? std::string() : causes.front().fix.back();
+  };
+  const std::string paddle_dll =
+      "RuntimeError: (PreconditionNotMet) The third-party dynamic library (cudnn64_7.dll) that "
+      "Paddle depends on is not configured correctly. (error code is 126)\n";
+  std::string fix = first_fix("paddlepaddle-gpu        2.4.0\n" + paddle_dll);
+  EXPECT_NE(fix.find("PaddlePaddle 2.4.0 was built and tested with CUDA 10.2 and cuDNN 7.6"),
+            std::string::npos)
+      << fix;
+  EXPECT_NE(fix.find("windows-pip.md"), std::string::npos) << fix;
+  // The .post117 build asks for cuDNN 8: a cudnn64_7.dll is not its own.
+  fix = first_fix("paddlepaddle-gpu        2.4.0.post117\n" + paddle_dll);
+  EXPECT_EQ(fix.find("built and tested"), std::string::npos) << fix;
+  fix = first_fix(
+      "paddlepaddle-gpu   2.5.1.post117\nThe third-party dynamic library (cublas64_117.dll;"
+      "cublas64_11.dll) that Paddle depends on is not configured correctly. (error code is 126)\n");
+  EXPECT_NE(
+      fix.find("PaddlePaddle 2.5.1.post117 was built and tested with CUDA 11.7 and cuDNN 8.4"),
+      std::string::npos)
+      << fix;
+
+  const std::string ort =
+      "[E:onnxruntime:Default, provider_bridge_ort.cc:1548 TryGetProviderLibrary] Failed to load "
+      "library libonnxruntime_providers_cuda.so with error: ";
+  fix = first_fix("onnxruntime-gpu    1.18.0\n" + ort +
+                  "libcublasLt.so.11: cannot open shared object file: No such file or directory\n");
+  EXPECT_NE(fix.find("ONNX Runtime 1.18.0 was built and tested with CUDA 11.8 and cuDNN 8"),
+            std::string::npos)
+      << fix;
+  fix = first_fix("onnxruntime-gpu    1.18.0\n" + ort +
+                  "libcublasLt.so.12: cannot open shared object file: No such file or directory\n");
+  EXPECT_NE(fix.find("CUDA 12.2 and cuDNN 8"), std::string::npos) << fix;
+  // Where pip brings them: the extras that do.
+  fix = first_fix("onnxruntime-gpu    1.21.0\n" + ort +
+                  "libcudnn.so.9: cannot open shared object file: No such file or directory\n");
+  EXPECT_NE(fix.find("pip install \"onnxruntime-gpu[cuda,cudnn]==1.21.0\""), std::string::npos)
+      << fix;
+  // cuDNN 8 is in both 1.17 builds, of CUDA 11.8 and 12.2: neither is named.
+  fix = first_fix(
+      "onnxruntime-gpu    1.17.1\nC:\\x> python a.py\n"
+      "Could not load library cudnn_ops_infer64_8.dll. Error code 126\n");
+  EXPECT_EQ(fix.find("built and tested"), std::string::npos) << fix;
+
+  const std::string insufficient =
+      "  File \"/home/u/a.py\", line 3\ncupy_backends.cuda.api.runtime.CUDARuntimeError: "
+      "cudaErrorInsufficientDriver: CUDA driver version is insufficient for CUDA runtime version\n";
+  fix = first_fix("cupy-cuda102  10.0.0\n" + insufficient);
+  EXPECT_NE(fix.find("CuPy 10.0.0 was built with CUDA 10.2, whose runtime asks for NVIDIA driver "
+                     "440.33 or newer"),
+            std::string::npos)
+      << fix;
+  fix = first_fix("cupy-cuda12x  13.0.0\n" + insufficient);
+  EXPECT_EQ(fix.find("was built with"), std::string::npos) << fix;
+}
+
 }  // namespace
 }  // namespace gpuvet::explain
