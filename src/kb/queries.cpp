@@ -316,12 +316,16 @@ Result<std::vector<Row>> rows_if(const Kb& kb, const std::string& table,
 
 bool version_in_range(std::string_view version, std::string_view from, std::string_view to) {
   if (!version::is_dotted(from)) return false;
-  // Some version with the prefix lies in the range: the prefix is not below `from` cut to its
-  // length, and not above `to`.
-  const size_t parts = text::split(version, '.').size();
-  const bool after_start = version::compare(version, version::prefix(from, parts)) >= 0;
-  const bool before_end =
-      !version::is_dotted(to) || version::compare(version, version::prefix(to, parts)) <= 0;
+  // Some version with the prefix lies in the range: each side is cut to the shorter of the two,
+  // so a prefix ("2") is read against the bound's series and a bound that is a series ("2.4")
+  // holds its patch releases (2.4.1).
+  const auto parts = [](std::string_view v) { return text::split(v, '.').size(); };
+  const auto cut_compare = [&](std::string_view bound) {
+    return version::compare(version::prefix(version, parts(bound)),
+                            version::prefix(bound, parts(version)));
+  };
+  const bool after_start = cut_compare(from) >= 0;
+  const bool before_end = !version::is_dotted(to) || cut_compare(to) <= 0;
   return after_start && before_end;
 }
 

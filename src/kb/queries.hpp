@@ -49,8 +49,8 @@ Result<std::vector<Row>> rows_for_range(const Kb& kb, const std::string& table,
 // The rows `keep` accepts.
 Result<std::vector<Row>> rows_if(const Kb& kb, const std::string& table,
                                  const std::function<bool(const Row&)>& keep);
-// Whether some version with this prefix lies in [from, to]; an empty `to` is open, an empty or
-// non-numeric `from` holds nothing.
+// Whether some version with this prefix lies in [from, to], a bound being its whole series
+// (2.4.1 is in 2.0..2.4); an empty `to` is open, an empty or non-numeric `from` holds nothing.
 bool version_in_range(std::string_view version, std::string_view from, std::string_view to);
 // Whether a version lies in [from, to], each bound compared on as many parts as it has: to "2.16"
 // holds 2.16.1, to "6" holds 6.5. An empty (or non-numeric) bound does not bound.

@@ -10,6 +10,7 @@
 
 #include "checks/finding.hpp"
 #include "core/text.hpp"
+#include "kb/queries.hpp"
 
 namespace {
 
@@ -230,6 +231,25 @@ TEST(KbEmbedded, MessageTextsAreNotEmpty) {
           << t.name() << ":" << t.line_of(row) << ": empty text for " << t.cell(row, "key");
     }
   }
+}
+
+// A bound that is a series holds its patch releases: paddle_builds' 2.4..2.4 is 2.4.1's row, which
+// `gpuvet kb framework paddle==2.4.1` once found none of.
+TEST(VersionInRange, ASeriesBoundHoldsItsPatchReleases) {
+  using gpuvet::kb::version_in_range;
+  EXPECT_TRUE(version_in_range("2.4.1", "2.4", "2.4"));
+  EXPECT_TRUE(version_in_range("2.4", "2.4", "2.4"));
+  EXPECT_FALSE(version_in_range("2.5.0", "2.4", "2.4"));
+  EXPECT_FALSE(version_in_range("2.3.9", "2.4", "2.4"));
+  EXPECT_TRUE(version_in_range("2.6.1", "2.6.0", "2.6.1"));
+  EXPECT_FALSE(version_in_range("2.6.2", "2.6.0", "2.6.1"));
+  // A prefix is in the range when some version with it is.
+  EXPECT_TRUE(version_in_range("2", "1.5", "2.3"));
+  EXPECT_TRUE(version_in_range("1", "1.5", "2.3"));
+  EXPECT_FALSE(version_in_range("3", "1.5", "2.3"));
+  EXPECT_TRUE(version_in_range("12.8", "12.0", ""));
+  EXPECT_FALSE(version_in_range("11.8", "12.0", ""));
+  EXPECT_FALSE(version_in_range("12.0", "", "13.0"));
 }
 
 }  // namespace
