@@ -295,6 +295,46 @@ void apply_windows_native_limit(std::vector<Cause>& causes, const kb::Kb& kb, co
   }
 }
 
+// A framework's CUDA runtime older than the first CUDA that compiles for the GPU it runs on
+// (data/cuda_arch_support.csv: CUDA 10.2 stops at 7.5, an RTX 3060 is 8.6), or newer than the
+// last: its build has no kernels of that architecture. The device line says what will fail, so it
+// ranks after what a root error line names (a cuDNN not found fails first).
+void apply_runtime_without_gpu_arch(std::vector<Cause>& causes, const kb::Kb& kb,
+                                    const LogFacts& log) {
+  if (!log.runtime_on_device) return;
+  const auto& [cc, cuda, line] = *log.runtime_on_device;
+  const auto range = kb::cuda_range_for_cc(kb, cc);
+  if (!range || range->from.empty()) return;
+  const bool older = version::compare(cuda, range->from) < 0;
+  const bool newer = !range->to_is_newest && version::compare(version::major_minor(cuda),
+                                                              version::major_minor(range->to)) > 0;
+  if (!older && !newer) return;
+  Cause arch;
+  arch.id = "gpu.compute_capability_unsupported";
+  arch.confidence = 0.8;
+  arch.symptom_only = true;
+  arch.first_line = line.line;
+  arch.evidence = {line};
+  arch.captures = {{"cc", cc}, {"cuda", cuda}};
+  if (older) {
+    arch.captures["min"] = range->from;
+    arch.signatures = {"runtime_older_than_gpu"};
+  } else {
+    arch.captures["until"] = range->to;
+    arch.signatures = {"runtime_newer_than_gpu"};
+  }
+  std::erase_if(causes,
+                [&](const Cause& c) { return c.id == arch.id && (c.alternative || c.similar); });
+  for (auto& c : causes) {
+    if (c.id != arch.id) continue;
+    // A line names it already: the device line is one more piece of evidence.
+    c.evidence.push_back(line);
+    c.captures.insert(arch.captures.begin(), arch.captures.end());
+    return;
+  }
+  causes.push_back(std::move(arch));
+}
+
 // tensorflow with tensorflow-intel at one version is how TensorFlow installs on native Windows
 // (the framework's windows_companion): one build, not two.
 bool windows_companion_pair(const std::string& family,
@@ -843,6 +883,11 @@ void Collector::record_fact(const Signature& sig, size_t line_number, std::strin
     log_facts_.versions.emplace(
         family,
         seen_here(family == "cudnn" ? dotted_cudnn_version(version->second) : version->second));
+  } else if (sig.cause == "runtime.on_device") {
+    const auto cc = captures.find("cc");
+    const auto cuda = captures.find("runtime");
+    if (cc == captures.end() || cuda == captures.end() || log_facts_.runtime_on_device) return;
+    log_facts_.runtime_on_device = {cc->second, cuda->second, seen_here("").line};
   } else if (sig.cause == "gpu.named") {
     if (log_facts_.device_lines.size() < kMaxDeviceLines)
       log_facts_.device_lines.emplace_back(line.substr(0, 500));
@@ -1002,6 +1047,7 @@ std::vector<Cause> reason(std::vector<Cause> causes, const kb::Kb& kb, const kb:
     causes.push_back(std::move(c));
   const std::string platform = log_platform(log);
   apply_windows_native_limit(causes, kb, log, platform);
+  apply_runtime_without_gpu_arch(causes, kb, log);
   name_builds_listed_together(causes, kb, log);
   apply_log_platform(causes, kb, platform);
   apply_log_platform(similar, kb, platform);

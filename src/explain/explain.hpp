@@ -76,6 +76,15 @@ struct LogFacts {
   // Framework distributions a pip listing in the log names (pip list, pip freeze, collect_env's
   // "[pip3] …"): onnxruntime-gpu -> 1.16.3, the first line that lists it.
   std::map<std::string, Seen> listed;
+  // A framework's device line giving the GPU's compute capability and the CUDA runtime the
+  // framework runs (PaddlePaddle's "GPU Compute Capability: 8.6, Driver API Version: 11.2,
+  // Runtime API Version: 10.2"): the first.
+  struct RuntimeOnDevice {
+    std::string cc;
+    std::string cuda;
+    Evidence line;
+  };
+  std::optional<RuntimeOnDevice> runtime_on_device;
   // Lines that name the log's GPUs (a framework's device line, nvidia-smi's), up to
   // kMaxDeviceLines.
   std::vector<std::string> device_lines;

@@ -703,7 +703,8 @@ TEST(Signatures, CausesAreTaxonomyIds) {
     if (s.fact) {
       EXPECT_TRUE(s.cause.starts_with("platform.") || s.cause.starts_with("version.") ||
                   s.cause == "package.listed" || s.cause == "package.installed" ||
-                  s.cause == "gpu.named" || s.cause == "path.site_packages")
+                  s.cause == "gpu.named" || s.cause == "path.site_packages" ||
+                  s.cause == "runtime.on_device")
           << s.id;
       continue;
     }
@@ -1449,5 +1450,53 @@ TEST(Reasoning, TheFixNamesTheBuildThatTheVersionAndLibrarySpell) {
   EXPECT_EQ(fix.find("was built with"), std::string::npos) << fix;
 }
 
+// Issue 19: PaddlePaddle's device line says the GPU's compute capability and the CUDA runtime the
+// build runs. A CUDA 10.2 build on a compute capability 8.6 GPU has no kernels for it (CUDA
+// compiles for 8.6 from 11.1 on); that is the cause when no line names one, and after what a
+// root error line names (a cuDNN not found fails first).
+TEST(Reasoning, AFrameworksCudaRuntimeOlderThanItsGpuHasNoKernelsForIt) {
+  const std::string device =
+      "W0617 18:00:22.433677 19572 device_context.cc:404] Please NOTE: device: 0, GPU Compute "
+      "Capability: 8.6, Driver API Version: 11.2, Runtime API Version: 10.2\n"
+      "W0617 18:00:22.442680 19572 device_context.cc:422] device: 0, cuDNN Version: 7.6.\n";
+  auto causes = explain_by_signatures(
+      ">>> paddle.utils.run_check()\nRunning verify PaddlePaddle "
+      "program ...\n" +
+      device);
+  ASSERT_FALSE(causes.empty());
+  EXPECT_EQ(causes.front().id, "gpu.compute_capability_unsupported");
+  EXPECT_FALSE(causes.front().similar);
+  EXPECT_NE(causes.front().why.find("CUDA 10.2 runtime"), std::string::npos) << causes.front().why;
+  EXPECT_NE(causes.front().why.find("only from 11.1 on"), std::string::npos) << causes.front().why;
+  EXPECT_NE(causes.front().fix.back().find("gpuvet plan paddle --cc 8.6"), std::string::npos)
+      << causes.front().fix.back();
+
+  causes =
+      explain_by_signatures(device +
+                            "Error: Failed to find dynamic library: libcudnn.so ( libcudnn.so: "
+                            "cannot open shared object file: No such file or directory )\n");
+  ASSERT_GE(causes.size(), 2U);
+  EXPECT_EQ(causes[0].id, "cudnn.missing");
+  EXPECT_EQ(causes[1].id, "gpu.compute_capability_unsupported");
+
+  // A runtime that compiles for the GPU, or a capability no table knows: nothing.
+  for (const char* line :
+       {"Please NOTE: device: 0, GPU Compute Capability: 8.6, Driver API Version: 11.7, Runtime "
+        "API Version: 11.2\n",
+        "Please NOTE: device: 0, GPU Compute Capability: 7.0, Driver API Version: 11.2, Runtime "
+        "API Version: 10.1\n",
+        "Please NOTE: device: 0, GPU Compute Capability: 99.9, Driver API Version: 11.2, Runtime "
+        "API Version: 10.1\n"}) {
+    for (const auto& c : explain_by_signatures(line))
+      EXPECT_TRUE(c.signatures.empty() || c.signatures.front() != "runtime_older_than_gpu") << line;
+  }
+  // CUDA 12 no longer compiles for a Kepler GPU (3.5).
+  causes = explain_by_signatures(
+      "Please NOTE: device: 0, GPU Compute Capability: 3.5, Driver API Version: 12.2, Runtime API "
+      "Version: 12.0\n");
+  ASSERT_FALSE(causes.empty());
+  EXPECT_EQ(causes.front().id, "gpu.compute_capability_unsupported");
+  EXPECT_NE(causes.front().why.find("only up to 11.8"), std::string::npos) << causes.front().why;
+}
 }  // namespace
 }  // namespace gpuvet::explain
