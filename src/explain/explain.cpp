@@ -295,6 +295,53 @@ void apply_windows_native_limit(std::vector<Cause>& causes, const kb::Kb& kb, co
   }
 }
 
+// The one framework the log shows: the versions it prints, the builds a pip listing in it names,
+// the modules its traceback runs. None when it shows none or several.
+std::optional<std::string> log_framework(const kb::Kb& kb, const LogFacts& log) {
+  std::set<std::string> families;
+  for (const auto& [family, seen] : log.versions)
+    if (const auto* framework = frameworks::find(family))
+      families.insert(std::string(framework->family));
+  std::set<std::string> modules;
+  for (const auto& module : log.modules) {
+    // tensorflow_core is TensorFlow's, cupy_backends CuPy's; jaxlib is a distribution of JAX's.
+    if (const auto* framework = frameworks::find(module.substr(0, module.find('_'))))
+      families.insert(std::string(framework->family));
+    else
+      modules.insert(module);
+  }
+  if (auto t = kb.table("python_packages")) {
+    for (size_t row = 0; row < (*t)->size(); ++row) {
+      const std::string& package = (*t)->cell(row, "package");
+      if ((*t)->cell(row, "ecosystem") == "pip" &&
+          (((*t)->cell(row, "role") == "build" && log.listed.contains(package)) ||
+           modules.contains(package)))
+        families.insert((*t)->cell(row, "family"));
+    }
+  }
+  if (families.size() != 1) return std::nullopt;
+  return *families.begin();
+}
+
+// The fix's `gpuvet plan` command for the log's framework and GPU: a build that runs on the GPU
+// (the capability the log gives), or the CUDA build of a CPU-only one whose line names it
+// ("Torch not compiled with CUDA enabled"), not another program's.
+Cause with_plan_command(const Cause& c, const std::optional<std::string>& framework) {
+  Cause out = c;
+  const auto cc = c.captures.find("cc");
+  const bool has_cc = cc != c.captures.end() && version::is_dotted(cc->second);
+  if (c.id == "gpu.compute_capability_unsupported" && (framework || has_cc)) {
+    out.captures["plan"] =
+        "gpuvet plan " + framework.value_or("FRAMEWORK") + (has_cc ? " --cc " + cc->second : "");
+  } else if (c.id == "framework.cpu_only_build" && framework) {
+    const bool named = std::any_of(c.evidence.begin(), c.evidence.end(), [&](const Evidence& e) {
+      return text::to_lower(e.text).find(*framework) != std::string::npos;
+    });
+    if (named) out.captures["plan"] = "gpuvet plan " + *framework;
+  }
+  return out;
+}
+
 // A framework's CUDA runtime older than the first CUDA that compiles for the GPU it runs on
 // (data/cuda_arch_support.csv: CUDA 10.2 stops at 7.5, an RTX 3060 is 8.6), or newer than the
 // last: its build has no kernels of that architecture. The device line says what will fail, so it
@@ -516,7 +563,7 @@ const std::vector<std::string>& capture_names() {
   static const std::vector<std::string> names = {
       "lib",     "cuda",  "cudnn",    "loaded", "compiled", "found",  "symbol",
       "cc",      "min",   "package",  "other",  "ordinal",  "status", "dll",
-      "version", "until", "required", "names",  "log"};
+      "version", "until", "required", "names",  "log",      "plan"};
   return names;
 }
 
@@ -538,7 +585,7 @@ std::string message_key(const Cause& c, std::string_view part, const kb::Message
     if (m.has(specific)) return specific;
   }
   for (const char* capture :
-       {"lib", "cuda", "cudnn", "compiled", "other", "cc", "symbol", "package", "log"}) {
+       {"lib", "cuda", "cudnn", "compiled", "other", "cc", "symbol", "package", "log", "plan"}) {
     const std::string without = key + ".without_" + capture;
     if (!captured(c, capture) && m.has(without)) return without;
   }
@@ -883,6 +930,10 @@ void Collector::record_fact(const Signature& sig, size_t line_number, std::strin
     log_facts_.versions.emplace(
         family,
         seen_here(family == "cudnn" ? dotted_cudnn_version(version->second) : version->second));
+  } else if (sig.cause == "framework.module") {
+    const auto module = captures.find("module");
+    if (module == captures.end()) return;
+    log_facts_.modules.insert(text::to_lower(module->second));
   } else if (sig.cause == "runtime.on_device") {
     const auto cc = captures.find("cc");
     const auto cuda = captures.find("runtime");
@@ -1061,6 +1112,7 @@ std::vector<Cause> reason(std::vector<Cause> causes, const kb::Kb& kb, const kb:
 
   if (machine && machine->ranks) add_machine_findings(causes, machine->findings, m);
   const auto builds = build_candidates(kb, log, platform);
+  const auto framework = log_framework(kb, log);
   for (auto& c : causes) {
     const Finding* finding = finding_of(c.id, machine);
     c.why = explanation_text(c, "why", m);
@@ -1110,7 +1162,8 @@ std::vector<Cause> reason(std::vector<Cause> causes, const kb::Kb& kb, const kb:
     // The build the log names says exactly which CUDA and cuDNN; the generic fix only what the
     // library's name does.
     const auto needs = build_for(c, builds);
-    const std::string generic = needs ? build_fix(c.id, *needs, m) : explanation_text(c, "fix", m);
+    const std::string generic = needs ? build_fix(c.id, *needs, m)
+                                      : explanation_text(with_plan_command(c, framework), "fix", m);
     if (std::find(c.fix.begin(), c.fix.end(), generic) == c.fix.end()) c.fix.push_back(generic);
     std::sort(c.evidence.begin(), c.evidence.end(),
               [](const Evidence& a, const Evidence& b) { return a.line < b.line; });

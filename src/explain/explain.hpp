@@ -85,6 +85,8 @@ struct LogFacts {
     Evidence line;
   };
   std::optional<RuntimeOnDevice> runtime_on_device;
+  // The framework modules a traceback's files under site-packages run (torch, paddle, jaxlib).
+  std::set<std::string> modules;
   // Lines that name the log's GPUs (a framework's device line, nvidia-smi's), up to
   // kMaxDeviceLines.
   std::vector<std::string> device_lines;

@@ -704,7 +704,7 @@ TEST(Signatures, CausesAreTaxonomyIds) {
       EXPECT_TRUE(s.cause.starts_with("platform.") || s.cause.starts_with("version.") ||
                   s.cause == "package.listed" || s.cause == "package.installed" ||
                   s.cause == "gpu.named" || s.cause == "path.site_packages" ||
-                  s.cause == "runtime.on_device")
+                  s.cause == "runtime.on_device" || s.cause == "framework.module")
           << s.id;
       continue;
     }
@@ -1497,6 +1497,44 @@ TEST(Reasoning, AFrameworksCudaRuntimeOlderThanItsGpuHasNoKernelsForIt) {
   ASSERT_FALSE(causes.empty());
   EXPECT_EQ(causes.front().id, "gpu.compute_capability_unsupported");
   EXPECT_NE(causes.front().why.find("only up to 11.8"), std::string::npos) << causes.front().why;
+}
+
+// Issue 19: a fix names the plan command of the log's own framework and GPU, not "gpuvet plan
+// FRAMEWORK --cc X.Y"; a CPU-only build's only where its line names that framework.
+TEST(Reasoning, TheFixNamesThePlanOfTheLogsFrameworkAndGpu) {
+  const auto fix_of = [](const std::string& log, const std::string& id) {
+    for (const auto& c : explain_by_signatures(log))
+      if (c.id == id && !c.fix.empty()) return c.fix.back();
+    return std::string();
+  };
+  const std::string traceback =
+      "  File \"/home/u/venv/lib/python3.10/site-packages/torch/nn/modules/conv.py\", line 456, "
+      "in _conv_forward\n";
+  std::string fix = fix_of(traceback +
+                               "RuntimeError: CUDA error: no kernel image is available for "
+                               "execution on the device\n"
+                               "NVIDIA GeForce RTX 5090 with CUDA capability sm_120 is not "
+                               "compatible with the current PyTorch installation.\n",
+                           "gpu.compute_capability_unsupported");
+  EXPECT_NE(fix.find("gpuvet plan torch --cc 12.0"), std::string::npos) << fix;
+  EXPECT_EQ(fix.find("FRAMEWORK"), std::string::npos) << fix;
+
+  fix = fix_of(traceback + "AssertionError: Torch not compiled with CUDA enabled\n",
+               "framework.cpu_only_build");
+  EXPECT_NE(fix.find("gpuvet plan torch "), std::string::npos) << fix;
+  // Another program's CPU-only build in a torch traceback: not torch's plan.
+  fix = fix_of(traceback +
+                   "ValueError: This CTranslate2 package was not compiled with CUDA "
+                   "support\n",
+               "framework.cpu_only_build");
+  EXPECT_EQ(fix.find("gpuvet plan torch"), std::string::npos) << fix;
+  // Two frameworks, or none: the placeholder stays.
+  fix = fix_of(traceback +
+                   "  File \"/home/u/venv/lib/python3.10/site-packages/tensorflow/python/x.py\"\n"
+                   "RuntimeError: CUDA error: no kernel image is available for execution on the "
+                   "device\n",
+               "gpu.compute_capability_unsupported");
+  EXPECT_NE(fix.find("FRAMEWORK"), std::string::npos) << fix;
 }
 }  // namespace
 }  // namespace gpuvet::explain
