@@ -351,8 +351,13 @@ void apply_runtime_without_gpu_arch(std::vector<Cause>& causes, const kb::Kb& kb
   if (!log.runtime_on_device) return;
   const auto& [cc, cuda, line] = *log.runtime_on_device;
   const auto range = kb::cuda_range_for_cc(kb, cc);
-  if (!range || range->from.empty()) return;
-  const bool older = version::compare(cuda, range->from) < 0;
+  // Code built for X.0 runs on every X.y GPU (CUDA's binary compatibility within a major), so a
+  // runtime is too old only before the first CUDA that builds for the major's first capability:
+  // CUDA 11.7 builds 8.6 code an 8.9 GPU runs.
+  const auto major_range = kb::cuda_range_for_cc(kb, version::major(cc) + ".0");
+  if (!range || range->from.empty() || !major_range) return;
+  const std::string& first = major_range->from.empty() ? range->from : major_range->from;
+  const bool older = version::compare(cuda, first) < 0;
   const bool newer = !range->to_is_newest && version::compare(version::major_minor(cuda),
                                                               version::major_minor(range->to)) > 0;
   if (!older && !newer) return;
@@ -364,7 +369,7 @@ void apply_runtime_without_gpu_arch(std::vector<Cause>& causes, const kb::Kb& kb
   arch.evidence = {line};
   arch.captures = {{"cc", cc}, {"cuda", cuda}};
   if (older) {
-    arch.captures["min"] = range->from;
+    arch.captures["min"] = first;
     arch.signatures = {"runtime_older_than_gpu"};
   } else {
     arch.captures["until"] = range->to;

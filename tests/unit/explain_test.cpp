@@ -1452,7 +1452,7 @@ TEST(Reasoning, TheFixNamesTheBuildThatTheVersionAndLibrarySpell) {
 
 // Issue 19: PaddlePaddle's device line says the GPU's compute capability and the CUDA runtime the
 // build runs. A CUDA 10.2 build on a compute capability 8.6 GPU has no kernels for it (CUDA
-// compiles for 8.6 from 11.1 on); that is the cause when no line names one, and after what a
+// compiles for 8.x from 11.0 on); that is the cause when no line names one, and after what a
 // root error line names (a cuDNN not found fails first).
 TEST(Reasoning, AFrameworksCudaRuntimeOlderThanItsGpuHasNoKernelsForIt) {
   const std::string device =
@@ -1467,7 +1467,8 @@ TEST(Reasoning, AFrameworksCudaRuntimeOlderThanItsGpuHasNoKernelsForIt) {
   EXPECT_EQ(causes.front().id, "gpu.compute_capability_unsupported");
   EXPECT_FALSE(causes.front().similar);
   EXPECT_NE(causes.front().why.find("CUDA 10.2 runtime"), std::string::npos) << causes.front().why;
-  EXPECT_NE(causes.front().why.find("only from 11.1 on"), std::string::npos) << causes.front().why;
+  // 8.0 code runs on 8.6: CUDA 11.0 is the first to build for it.
+  EXPECT_NE(causes.front().why.find("only from 11.0 on"), std::string::npos) << causes.front().why;
   EXPECT_NE(causes.front().fix.back().find("gpuvet plan paddle --cc 8.6"), std::string::npos)
       << causes.front().fix.back();
 
@@ -1485,6 +1486,9 @@ TEST(Reasoning, AFrameworksCudaRuntimeOlderThanItsGpuHasNoKernelsForIt) {
         "API Version: 11.2\n",
         "Please NOTE: device: 0, GPU Compute Capability: 7.0, Driver API Version: 11.2, Runtime "
         "API Version: 10.1\n",
+        // CUDA 11.7 stops at 8.6, whose code an 8.9 GPU runs.
+        "Please NOTE: device: 0, GPU Compute Capability: 8.9, Driver API Version: 12.2, Runtime "
+        "API Version: 11.7\n",
         "Please NOTE: device: 0, GPU Compute Capability: 99.9, Driver API Version: 11.2, Runtime "
         "API Version: 10.1\n"}) {
     for (const auto& c : explain_by_signatures(line))
