@@ -21,6 +21,19 @@ struct Named {
   std::string distribution;  // pip's name where the log lists it: cupy-cuda12x
 };
 
+// PyTorch's environment report says the CUDA of a build whose version does not ("PyTorch version:
+// 2.1.0" with "CUDA used to build PyTorch: 12.1", PyPI's wheel): its local tag, cu121.
+std::string with_cuda_variant(const frameworks::Framework& framework, const std::string& version,
+                              const LogFacts& log) {
+  const auto cuda = log.versions.find(std::string(framework.family) + "_cuda");
+  if (!framework.variant_in_local_version || cuda == log.versions.end() ||
+      version.find('+') != std::string::npos)
+    return version;
+  const auto parts = text::split(cuda->second.version, '.');
+  if (parts.size() != 2) return version;
+  return version + "+cu" + parts[0] + parts[1];
+}
+
 // The framework versions the log shows: printed (tensorflow 2.10.0, torch 2.1.0+cu121) or listed
 // by pip, its distributions read as families through data/python_packages.csv. A listing
 // spells what a printed version may leave out (PaddlePaddle's .post112), so it replaces a printed
@@ -39,8 +52,11 @@ std::vector<Named> named_builds(const kb::Kb& kb, const LogFacts& log) {
     }
     out.push_back({family, version, distribution});
   };
-  for (const auto& [family, seen] : log.versions)
-    if (frameworks::find(family)) add(family, seen.version, "");
+  for (const auto& [family, seen] : log.versions) {
+    const frameworks::Framework* framework = frameworks::find(family);
+    if (!framework) continue;
+    add(family, with_cuda_variant(*framework, seen.version, log), "");
+  }
   auto t = kb.table("python_packages");
   if (!t) return out;
   for (size_t row = 0; row < (*t)->size(); ++row) {

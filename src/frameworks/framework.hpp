@@ -97,8 +97,8 @@ struct Framework {
   // A distribution of the family that data/python_packages.csv does not list, recognised by its
   // name (cupy-cuda102): the CUDA its name declares; nullopt for a name not of the family.
   std::optional<std::string> (*unlisted_gpu_package)(std::string_view name) = nullptr;
-  // Its version names the CUDA variant as a local tag (PyTorch's 2.1.0+cu121), each variant from
-  // an index of its own: a bare version does not say which.
+  // Its version names the CUDA variant as a local tag, cu and the CUDA's digits (PyTorch's
+  // 2.1.0+cu121), each variant from an index of its own: a bare version does not say which.
   bool variant_in_local_version = false;
 
   // ---- loading rules --------------------------------------------------------------------------

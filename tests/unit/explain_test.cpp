@@ -1448,6 +1448,17 @@ TEST(Reasoning, TheFixNamesTheBuildThatTheVersionAndLibrarySpell) {
       << fix;
   fix = first_fix("cupy-cuda12x  13.0.0\n" + insufficient);
   EXPECT_EQ(fix.find("was built with"), std::string::npos) << fix;
+
+  // PyTorch's environment report says the CUDA of PyPI's wheel, whose version does not.
+  const std::string too_old =
+      "  File \"/home/u/venv/lib/python3.10/site-packages/torch/cuda/__init__.py\", line 1\n"
+      "The NVIDIA driver on your system is too old (found version 11040).\n";
+  fix = first_fix("PyTorch version: 2.1.0\nCUDA used to build PyTorch: 12.1\n" + too_old);
+  EXPECT_NE(fix.find("was built with CUDA 12.1, whose release asks for NVIDIA driver 530.30.02"),
+            std::string::npos)
+      << fix;
+  fix = first_fix("PyTorch version: 2.1.0\nCUDA used to build PyTorch: None\n" + too_old);
+  EXPECT_EQ(fix.find("was built with"), std::string::npos) << fix;
 }
 
 // Issue 19: PaddlePaddle's device line says the GPU's compute capability and the CUDA runtime the
