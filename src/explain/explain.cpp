@@ -2,6 +2,7 @@
 #include "explain/build_needs.hpp"
 
 #include "kb/arch_support.hpp"
+#include "kb/driver_rule.hpp"
 #include "kb/queries.hpp"
 
 #include <fmt/format.h>
@@ -293,6 +294,53 @@ void apply_windows_native_limit(std::vector<Cause>& causes, const kb::Kb& kb, co
     causes.push_back(std::move(limit));
     return;
   }
+}
+
+// The log's NVIDIA driver below what its framework build's CUDA runtime loads on (the floor of
+// minor version compatibility, else the release's driver: PyTorch 2.1.0+cu121 needs 525.60.13 on
+// Linux), whatever line failed: the driver is too old for that build. On a platform the log does
+// not say, it must be below Linux's and Windows' both; of several candidate builds, below all.
+void apply_driver_below_build(std::vector<Cause>& causes, const kb::Kb& kb, const LogFacts& log,
+                              const std::string& platform, const std::vector<BuildNeeds>& builds) {
+  const auto driver = log.versions.find("driver");
+  if (driver == log.versions.end() || builds.empty() || platform == "macos") return;
+  std::vector<bool> windows_drivers = {platform == "windows" || platform == "wsl"};
+  if (platform.empty()) windows_drivers = {false, true};
+  std::string needed;
+  const BuildNeeds* lowest = nullptr;
+  for (const auto& build : builds) {
+    for (const bool windows : windows_drivers) {
+      const auto need = kb::driver_requirement(kb, build.cuda, windows);
+      if (!need || !need->oldest()) return;
+      if (needed.empty() || version::compare(*need->oldest(), needed) < 0) {
+        needed = *need->oldest();
+        lowest = &build;
+      }
+    }
+  }
+  if (version::compare(driver->second.version, needed) >= 0) return;
+  Cause too_old;
+  too_old.id = "driver.too_old";
+  too_old.confidence = 0.85;
+  too_old.symptom_only = false;
+  too_old.first_line = driver->second.line.line;
+  too_old.evidence = {driver->second.line};
+  too_old.captures = {{"found", driver->second.version},
+                      {"package", lowest->framework},
+                      {"version", lowest->version},
+                      {"cuda", lowest->cuda},
+                      {"min", needed}};
+  too_old.signatures = {"driver_below_build"};
+  std::erase_if(causes,
+                [&](const Cause& c) { return c.id == too_old.id && (c.alternative || c.similar); });
+  for (auto& c : causes) {
+    if (c.id != too_old.id) continue;
+    // A line names it already: the versions are more evidence.
+    c.evidence.push_back(driver->second.line);
+    c.captures.insert(too_old.captures.begin(), too_old.captures.end());
+    return;
+  }
+  causes.push_back(std::move(too_old));
 }
 
 // The one framework the log shows: the versions it prints, the builds a pip listing in it names,
@@ -1104,6 +1152,8 @@ std::vector<Cause> reason(std::vector<Cause> causes, const kb::Kb& kb, const kb:
   const std::string platform = log_platform(log);
   apply_windows_native_limit(causes, kb, log, platform);
   apply_runtime_without_gpu_arch(causes, kb, log);
+  const auto builds = build_candidates(kb, log, platform);
+  apply_driver_below_build(causes, kb, log, platform, builds);
   name_builds_listed_together(causes, kb, log);
   apply_log_platform(causes, kb, platform);
   apply_log_platform(similar, kb, platform);
@@ -1116,7 +1166,6 @@ std::vector<Cause> reason(std::vector<Cause> causes, const kb::Kb& kb, const kb:
   }
 
   if (machine && machine->ranks) add_machine_findings(causes, machine->findings, m);
-  const auto builds = build_candidates(kb, log, platform);
   const auto framework = log_framework(kb, log);
   for (auto& c : causes) {
     const Finding* finding = finding_of(c.id, machine);

@@ -1551,5 +1551,48 @@ TEST(Reasoning, TheFixNamesThePlanOfTheLogsFrameworkAndGpu) {
                "gpu.compute_capability_unsupported");
   EXPECT_NE(fix.find("FRAMEWORK"), std::string::npos) << fix;
 }
+
+// Issue 19: a log that shows its NVIDIA driver and its framework build shows a driver too old for
+// that build's CUDA, whatever line failed (PyTorch's environment report with "Is CUDA available:
+// False").
+TEST(Reasoning, ADriverBelowWhatTheLogsBuildLoadsOnIsTooOld) {
+  const auto report = [](const std::string& driver) {
+    return "PyTorch version: 2.1.0\nCUDA used to build PyTorch: 12.1\n"
+           "Is CUDA available: False\nNvidia driver version: " +
+           driver + "\n";
+  };
+  auto causes = explain_by_signatures(report("470.199.02"));
+  ASSERT_FALSE(causes.empty());
+  EXPECT_EQ(causes.front().id, "driver.too_old");
+  EXPECT_FALSE(causes.front().similar);
+  EXPECT_FALSE(causes.front().alternative);
+  // No platform said: below Linux's floor (525.60.13) and Windows' (527.41) both.
+  EXPECT_NE(causes.front().why.find("NVIDIA driver 470.199.02"), std::string::npos)
+      << causes.front().why;
+  EXPECT_NE(causes.front().why.find("driver 525.60.13 or newer"), std::string::npos)
+      << causes.front().why;
+
+  // Its OS line says Linux: the fix names Linux's drivers for CUDA 12.1.
+  causes = explain_by_signatures("OS: Ubuntu 22.04.3 LTS (x86_64)\n" + report("470.199.02"));
+  ASSERT_FALSE(causes.empty());
+  EXPECT_NE(causes.front().fix.back().find("530.30.02 or newer; down to 525.60.13"),
+            std::string::npos)
+      << causes.front().fix.back();
+
+  for (const auto& c : explain_by_signatures(report("535.104.05"))) {
+    EXPECT_TRUE(c.signatures.empty() || c.signatures.front() != "driver_below_build") << c.id;
+  }
+
+  // TensorFlow 2.10 on Windows is CUDA 11.2: 452.39 is its floor there.
+  causes = explain_by_signatures(
+      "tensorflow 2.10.0\n  File \"C:\\Users\\x\\site-packages\\tensorflow\\x.py\"\n"
+      "| NVIDIA-SMI 451.48       Driver Version: 451.48       CUDA Version: 11.0     |\n"
+      "Could not load dynamic library 'cudart64_110.dll'; dlerror: cudart64_110.dll not found\n");
+  const auto too_old = std::find_if(causes.begin(), causes.end(),
+                                    [](const Cause& c) { return c.id == "driver.too_old"; });
+  ASSERT_NE(too_old, causes.end());
+  EXPECT_FALSE(too_old->alternative);
+  EXPECT_NE(too_old->why.find("452.39"), std::string::npos) << too_old->why;
+}
 }  // namespace
 }  // namespace gpuvet::explain
