@@ -140,17 +140,31 @@ std::string source_of(const frameworks::Build& b) {
 }
 
 // The NVIDIA driver the build's CUDA asks for on the log's platform; inside WSL the Windows
-// driver serves CUDA.
+// driver serves CUDA. A log that does not say its platform gets both, each named ("530.30.02
+// (Linux) / 531.14 (Windows)"): the numbers differ, and either is a fact, not a guess.
 void add_driver(const kb::Kb& kb, const std::string& platform, BuildNeeds& out) {
-  if (platform.empty()) return;
-  const auto need = kb::driver_requirement(kb, out.cuda, platform != "linux");
-  if (!need || !need->release_min) return;
-  out.min_driver = *need->release_min;
-  out.driver_source = need->release_source;
-  if (need->compat_floor && *need->compat_floor != *need->release_min) {
-    out.driver_floor = *need->compat_floor;
-    out.driver_source += "; " + need->compat_source;
+  std::vector<std::pair<bool, std::string>> platforms = {{platform != "linux", ""}};
+  if (platform.empty()) platforms = {{false, "Linux"}, {true, "Windows"}};
+  std::vector<std::string> mins;
+  std::vector<std::string> floors;
+  std::set<std::string> sources;
+  for (const auto& [windows, name] : platforms) {
+    const auto need = kb::driver_requirement(kb, out.cuda, windows);
+    if (!need || !need->release_min) return;
+    const auto named = [&](const std::string& v) {
+      return name.empty() ? v : v + " (" + name + ")";
+    };
+    mins.push_back(named(*need->release_min));
+    sources.insert(need->release_source);
+    if (need->compat_floor && *need->compat_floor != *need->release_min) {
+      floors.push_back(named(*need->compat_floor));
+      sources.insert(need->compat_source);
+    }
   }
+  out.min_driver = text::join(mins, " / ");
+  // A floor is said only where every platform has one.
+  if (floors.size() == mins.size()) out.driver_floor = text::join(floors, " / ");
+  out.driver_source = text::join(std::vector<std::string>(sources.begin(), sources.end()), "; ");
 }
 
 // One candidate per CUDA and cuDNN the builds name. Of one such pair's install forms, the one

@@ -1094,7 +1094,7 @@ TEST(Reasoning, TheFixNamesTheCudaAndCudnnOfTheLogsBuild) {
   EXPECT_EQ(fix_of(causes, "cudnn.version_mismatch").find("and-cuda"), std::string::npos);
 
   // A driver too old for the build's CUDA: the driver that CUDA's release asks for on the log's
-  // platform (CUDA 11.2: 460.82 on Windows); on no known platform, none.
+  // platform (CUDA 11.2: 460.82 on Windows); on no known platform, both, each named.
   causes = explain_by_signatures(
       "tensorflow 2.10.0\n  File \"C:\\Users\\x\\site-packages\\tensorflow\\x.py\"\n"
       "RuntimeError: CUDA driver version is insufficient for CUDA runtime version\n");
@@ -1104,7 +1104,11 @@ TEST(Reasoning, TheFixNamesTheCudaAndCudnnOfTheLogsBuild) {
   causes = explain_by_signatures(
       "tensorflow 2.10.0\n"
       "RuntimeError: CUDA driver version is insufficient for CUDA runtime version\n");
-  EXPECT_EQ(fix_of(causes, "driver.too_old").find("or newer"), std::string::npos);
+  const std::string both = fix_of(causes, "driver.too_old");
+  EXPECT_NE(both.find("driver 460.27.03 (Linux) / 460.82 (Windows) or newer; down to 450.80.02 "
+                      "(Linux) / 452.39 (Windows)"),
+            std::string::npos)
+      << both;
 
   // PyTorch has a build per CUDA: its +cu121 says which, and its driver; the floor of minor
   // version compatibility is said too. Without the tag the version says nothing.
