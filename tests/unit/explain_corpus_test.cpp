@@ -396,16 +396,21 @@ TEST(ExplainCorpus, AccuracyOnDevAndHeldOut) {
   // held-out right blind, 6 in the top three): 80.3 %/92.5 % and 72.5 %/87.6 %, so the held-out
   // share floor 0.72 from here. Signatures from its dev part: 81.0 %/92.8 % and 72.7 %/87.6 %
   // (6 of the round's 8 held-out right first).
+  // Round forty-three (`VA`-`VC`, 15 cases: PyTorch's environment reports, PaddlePaddle's device
+  // lines, ONNX Runtime and CuPy with their versions listed; 5 of its 5 held-out right blind, one
+  // by the rule of a driver below what the log's build loads on): 80.8 %/92.7 % and 72.9 %/87.7 %.
+  // The dev cases relearnt the classifier: GD001 lost its first place, DD001 and f056 their top
+  // three, SG004 gained it; the new dev cases more than make up for them.
   EXPECT_GE(scores["dev"].share(scores["dev"].top1), 0.80) << misses;
   EXPECT_GE(scores["dev"].share(scores["dev"].top3), 0.92);
   EXPECT_GE(scores["heldout"].share(scores["heldout"].top1), 0.72);
   EXPECT_GE(scores["heldout"].share(scores["heldout"].top3), 0.87);
   // A share falls when hard cases join; the count of cases right never may: a signature change
   // that loses a case that passed fails here even when new cases hide it in the share.
-  EXPECT_GE(scores["dev"].top1, 1636u) << misses;
-  EXPECT_GE(scores["dev"].top3, 1874u);
-  EXPECT_GE(scores["heldout"].top1, 733u);
-  EXPECT_GE(scores["heldout"].top3, 883u);
+  EXPECT_GE(scores["dev"].top1, 1640u) << misses;
+  EXPECT_GE(scores["dev"].top3, 1881u);
+  EXPECT_GE(scores["heldout"].top1, 738u);
+  EXPECT_GE(scores["heldout"].top3, 888u);
 }
 
 // A log as users paste it: the error among the program's other output (pip, Python warnings,
@@ -459,10 +464,10 @@ TEST(ExplainCorpus, NoiseAroundTheLogKeepsTheAnswer) {
   // line): held-out 693/850 at first, as they counted as error lines and as lines naming the
   // stack; a TensorFlow INFO line now counts as an error line only with an error word and a
   // word of the stack, and a short log is compared without them.
-  EXPECT_GE(noisy["dev"].top1, 1632u) << moved;
-  EXPECT_GE(noisy["dev"].top3, 1872u);
-  EXPECT_GE(noisy["heldout"].top1, 731u);
-  EXPECT_GE(noisy["heldout"].top3, 881u);
+  EXPECT_GE(noisy["dev"].top1, 1636u) << moved;
+  EXPECT_GE(noisy["dev"].top3, 1879u);
+  EXPECT_GE(noisy["heldout"].top1, 736u);
+  EXPECT_GE(noisy["heldout"].top3, 886u);
   // The noise alone is no error of the GPU stack.
   const auto [before, after] = noise_for("linux");
   EXPECT_TRUE(
