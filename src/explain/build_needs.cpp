@@ -57,13 +57,8 @@ std::vector<Named> named_builds(const kb::Kb& kb, const LogFacts& log) {
     if (!framework) continue;
     add(family, with_cuda_variant(*framework, seen.version, log), "");
   }
-  auto t = kb.table("python_packages");
-  if (!t) return out;
-  for (size_t row = 0; row < (*t)->size(); ++row) {
-    if ((*t)->cell(row, "ecosystem") != "pip" || (*t)->cell(row, "role") != "build") continue;
-    const auto seen = log.listed.find((*t)->cell(row, "package"));
-    if (seen != log.listed.end()) add((*t)->cell(row, "family"), seen->second.version, seen->first);
-  }
+  for (const auto& listed : listed_builds(kb, log))
+    add(listed.family, listed.seen.version, listed.package);
   return out;
 }
 
@@ -148,9 +143,13 @@ void add_driver(const kb::Kb& kb, const std::string& platform, BuildNeeds& out) 
   std::vector<std::string> mins;
   std::vector<std::string> floors;
   std::set<std::string> sources;
+  std::string loads_from;
   for (const auto& [windows, name] : platforms) {
     const auto need = kb::driver_requirement(kb, out.cuda, windows);
-    if (!need || !need->release_min) return;
+    if (!need || !need->oldest()) return;
+    if (loads_from.empty() || version::compare(*need->oldest(), loads_from) < 0)
+      loads_from = *need->oldest();
+    if (!need->release_min) continue;
     const auto named = [&](const std::string& v) {
       return name.empty() ? v : v + " (" + name + ")";
     };
@@ -161,6 +160,8 @@ void add_driver(const kb::Kb& kb, const std::string& platform, BuildNeeds& out) 
       sources.insert(need->compat_source);
     }
   }
+  out.loads_from = loads_from;
+  if (mins.size() != platforms.size()) return;
   out.min_driver = text::join(mins, " / ");
   // A floor is said only where every platform has one.
   if (floors.size() == mins.size()) out.driver_floor = text::join(floors, " / ");
@@ -189,6 +190,20 @@ BuildNeeds needs_of(const std::vector<const frameworks::Build*>& same, const Nam
 }
 
 }  // namespace
+
+std::vector<ListedBuild> listed_builds(const kb::Kb& kb, const LogFacts& log) {
+  std::vector<ListedBuild> out;
+  if (log.listed.empty()) return out;
+  auto t = kb.table("python_packages");
+  if (!t) return out;
+  for (size_t row = 0; row < (*t)->size(); ++row) {
+    if ((*t)->cell(row, "ecosystem") != "pip" || (*t)->cell(row, "role") != "build") continue;
+    const auto seen = log.listed.find((*t)->cell(row, "package"));
+    if (seen != log.listed.end())
+      out.push_back({(*t)->cell(row, "family"), seen->first, seen->second});
+  }
+  return out;
+}
 
 std::vector<BuildNeeds> build_candidates(const kb::Kb& kb, const LogFacts& log,
                                          const std::string& platform) {

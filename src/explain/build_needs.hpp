@@ -30,7 +30,20 @@ struct BuildNeeds {
   // compatibility), when below min_driver.
   std::string driver_floor;
   std::string driver_source;
+  // The oldest driver the build's CUDA runtime loads on (the floor of minor version
+  // compatibility, else the release's driver), the lowest of the platforms the log may be;
+  // empty when unknown.
+  std::string loads_from;
 };
+
+// A framework build a pip listing in the log names (pip list, pip freeze, "Successfully
+// installed"), its distribution read as a family through data/python_packages.csv.
+struct ListedBuild {
+  std::string family;   // paddle
+  std::string package;  // paddlepaddle-gpu
+  LogFacts::Seen seen;  // its version and line
+};
+std::vector<ListedBuild> listed_builds(const kb::Kb& kb, const LogFacts& log);
 
 // Every build the log's framework version can be: usually one; one per CUDA variant where its
 // spelling leaves the variant open (ONNX Runtime 1.18.0 is the CUDA 11.8 build on PyPI and the

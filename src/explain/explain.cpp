@@ -2,7 +2,6 @@
 #include "explain/build_needs.hpp"
 
 #include "kb/arch_support.hpp"
-#include "kb/driver_rule.hpp"
 #include "kb/queries.hpp"
 
 #include <fmt/format.h>
@@ -296,26 +295,37 @@ void apply_windows_native_limit(std::vector<Cause>& causes, const kb::Kb& kb, co
   }
 }
 
+// A cause the log's facts name (its versions, its device line) joins the causes a line names: it
+// replaces the same cause as an alternative or a reported case, and where a line names it
+// already, its evidence and captures join that one.
+void add_fact_cause(std::vector<Cause>& causes, Cause cause) {
+  std::erase_if(causes,
+                [&](const Cause& c) { return c.id == cause.id && (c.alternative || c.similar); });
+  for (auto& c : causes) {
+    if (c.id != cause.id) continue;
+    c.evidence.insert(c.evidence.end(), cause.evidence.begin(), cause.evidence.end());
+    c.captures.insert(cause.captures.begin(), cause.captures.end());
+    return;
+  }
+  causes.push_back(std::move(cause));
+}
+
 // The log's NVIDIA driver below what its framework build's CUDA runtime loads on (the floor of
 // minor version compatibility, else the release's driver: PyTorch 2.1.0+cu121 needs 525.60.13 on
-// Linux), whatever line failed: the driver is too old for that build. On a platform the log does
-// not say, it must be below Linux's and Windows' both; of several candidate builds, below all.
-void apply_driver_below_build(std::vector<Cause>& causes, const kb::Kb& kb, const LogFacts& log,
-                              const std::string& platform, const std::vector<BuildNeeds>& builds) {
+// Linux; BuildNeeds::loads_from), whatever line failed: the driver is too old for that build. On a
+// platform the log does not say, it must be below Linux's and Windows' both; of several candidate
+// builds, below all.
+void apply_driver_below_build(std::vector<Cause>& causes, const LogFacts& log,
+                              const std::vector<BuildNeeds>& builds) {
   const auto driver = log.versions.find("driver");
-  if (driver == log.versions.end() || builds.empty() || platform == "macos") return;
-  std::vector<bool> windows_drivers = {platform == "windows" || platform == "wsl"};
-  if (platform.empty()) windows_drivers = {false, true};
+  if (driver == log.versions.end() || builds.empty()) return;
   std::string needed;
   const BuildNeeds* lowest = nullptr;
   for (const auto& build : builds) {
-    for (const bool windows : windows_drivers) {
-      const auto need = kb::driver_requirement(kb, build.cuda, windows);
-      if (!need || !need->oldest()) return;
-      if (needed.empty() || version::compare(*need->oldest(), needed) < 0) {
-        needed = *need->oldest();
-        lowest = &build;
-      }
+    if (build.loads_from.empty()) return;
+    if (needed.empty() || version::compare(build.loads_from, needed) < 0) {
+      needed = build.loads_from;
+      lowest = &build;
     }
   }
   if (version::compare(driver->second.version, needed) >= 0) return;
@@ -331,16 +341,7 @@ void apply_driver_below_build(std::vector<Cause>& causes, const kb::Kb& kb, cons
                       {"cuda", lowest->cuda},
                       {"min", needed}};
   too_old.signatures = {"driver_below_build"};
-  std::erase_if(causes,
-                [&](const Cause& c) { return c.id == too_old.id && (c.alternative || c.similar); });
-  for (auto& c : causes) {
-    if (c.id != too_old.id) continue;
-    // A line names it already: the versions are more evidence.
-    c.evidence.push_back(driver->second.line);
-    c.captures.insert(too_old.captures.begin(), too_old.captures.end());
-    return;
-  }
-  causes.push_back(std::move(too_old));
+  add_fact_cause(causes, std::move(too_old));
 }
 
 // The one framework the log shows: the versions it prints, the builds a pip listing in it names,
@@ -350,21 +351,15 @@ std::optional<std::string> log_framework(const kb::Kb& kb, const LogFacts& log) 
   for (const auto& [family, seen] : log.versions)
     if (const auto* framework = frameworks::find(family))
       families.insert(std::string(framework->family));
-  std::set<std::string> modules;
+  for (const auto& listed : listed_builds(kb, log))
+    families.insert(listed.family);
   for (const auto& module : log.modules) {
     // tensorflow_core is TensorFlow's, cupy_backends CuPy's; jaxlib is a distribution of JAX's.
-    if (const auto* framework = frameworks::find(module.substr(0, module.find('_'))))
+    if (const auto* framework = frameworks::find(module.substr(0, module.find('_')))) {
       families.insert(std::string(framework->family));
-    else
-      modules.insert(module);
-  }
-  if (auto t = kb.table("python_packages")) {
-    for (size_t row = 0; row < (*t)->size(); ++row) {
-      const std::string& package = (*t)->cell(row, "package");
-      if ((*t)->cell(row, "ecosystem") == "pip" &&
-          (((*t)->cell(row, "role") == "build" && log.listed.contains(package)) ||
-           modules.contains(package)))
-        families.insert((*t)->cell(row, "family"));
+    } else if (auto rows = kb::rows_where(kb, "python_packages", "package", module);
+               rows && !rows->empty()) {
+      families.insert(rows->front().get("family"));
     }
   }
   if (families.size() != 1) return std::nullopt;
@@ -378,10 +373,10 @@ Cause with_plan_command(const Cause& c, const std::optional<std::string>& framew
   Cause out = c;
   const auto cc = c.captures.find("cc");
   const bool has_cc = cc != c.captures.end() && version::is_dotted(cc->second);
-  if (c.id == "gpu.compute_capability_unsupported" && (framework || has_cc)) {
-    out.captures["plan"] =
-        "gpuvet plan " + framework.value_or("FRAMEWORK") + (has_cc ? " --cc " + cc->second : "");
-  } else if (c.id == "framework.cpu_only_build" && framework) {
+  if (!framework) return out;
+  if (c.id == "gpu.compute_capability_unsupported") {
+    out.captures["plan"] = "gpuvet plan " + *framework + (has_cc ? " --cc " + cc->second : "");
+  } else if (c.id == "framework.cpu_only_build") {
     const bool named = std::any_of(c.evidence.begin(), c.evidence.end(), [&](const Evidence& e) {
       return text::to_lower(e.text).find(*framework) != std::string::npos;
     });
@@ -423,16 +418,7 @@ void apply_runtime_without_gpu_arch(std::vector<Cause>& causes, const kb::Kb& kb
     arch.captures["until"] = range->to;
     arch.signatures = {"runtime_newer_than_gpu"};
   }
-  std::erase_if(causes,
-                [&](const Cause& c) { return c.id == arch.id && (c.alternative || c.similar); });
-  for (auto& c : causes) {
-    if (c.id != arch.id) continue;
-    // A line names it already: the device line is one more piece of evidence.
-    c.evidence.push_back(line);
-    c.captures.insert(arch.captures.begin(), arch.captures.end());
-    return;
-  }
-  causes.push_back(std::move(arch));
+  add_fact_cause(causes, std::move(arch));
 }
 
 // tensorflow with tensorflow-intel at one version is how TensorFlow installs on native Windows
@@ -451,14 +437,9 @@ bool windows_companion_pair(const std::string& family,
 void name_builds_listed_together(std::vector<Cause>& causes, const kb::Kb& kb,
                                  const LogFacts& log) {
   if (log.listed.size() < 2) return;
-  auto t = kb.table("python_packages");
-  if (!t) return;
   std::map<std::string, std::vector<std::pair<std::string, LogFacts::Seen>>> by_family;
-  for (size_t row = 0; row < (*t)->size(); ++row) {
-    if ((*t)->cell(row, "ecosystem") != "pip" || (*t)->cell(row, "role") != "build") continue;
-    const auto seen = log.listed.find((*t)->cell(row, "package"));
-    if (seen != log.listed.end()) by_family[(*t)->cell(row, "family")].push_back(*seen);
-  }
+  for (const auto& listed : listed_builds(kb, log))
+    by_family[listed.family].emplace_back(listed.package, listed.seen);
   for (const auto& [family, builds] : by_family) {
     if (builds.size() < 2 || windows_companion_pair(family, builds)) continue;
     Cause listed;
@@ -1153,7 +1134,7 @@ std::vector<Cause> reason(std::vector<Cause> causes, const kb::Kb& kb, const kb:
   apply_windows_native_limit(causes, kb, log, platform);
   apply_runtime_without_gpu_arch(causes, kb, log);
   const auto builds = build_candidates(kb, log, platform);
-  apply_driver_below_build(causes, kb, log, platform, builds);
+  apply_driver_below_build(causes, log, builds);
   name_builds_listed_together(causes, kb, log);
   apply_log_platform(causes, kb, platform);
   apply_log_platform(similar, kb, platform);
