@@ -398,9 +398,10 @@ TEST(ExplainCorpus, AccuracyOnDevAndHeldOut) {
   // (6 of the round's 8 held-out right first).
   // Round forty-three (`VA`-`VC`, 15 cases: PyTorch's environment reports, PaddlePaddle's device
   // lines, ONNX Runtime and CuPy with their versions listed; 5 of its 5 held-out right blind, one
-  // by the rule of a driver below what the log's build loads on): 80.8 %/92.7 % and 72.9 %/87.7 %.
-  // The dev cases relearnt the classifier: GD001 lost its first place, DD001 and f056 their top
-  // three, SG004 gained it; the new dev cases more than make up for them.
+  // by the rule of a driver below what the log's build loads on): 80.8 %/92.7 % and 73.0 %/87.7 %.
+  // The dev cases relearnt the classifier: in dev GD001 lost its first place, DD001 and f056
+  // their top three, SG004 gained it; in held-out PF001 gained its first place, AC015 and JA011
+  // their top three, GA011 lost it. The new dev cases more than make up for the losses.
   EXPECT_GE(scores["dev"].share(scores["dev"].top1), 0.80) << misses;
   EXPECT_GE(scores["dev"].share(scores["dev"].top3), 0.92);
   EXPECT_GE(scores["heldout"].share(scores["heldout"].top1), 0.72);
@@ -409,7 +410,7 @@ TEST(ExplainCorpus, AccuracyOnDevAndHeldOut) {
   // that loses a case that passed fails here even when new cases hide it in the share.
   EXPECT_GE(scores["dev"].top1, 1640u) << misses;
   EXPECT_GE(scores["dev"].top3, 1881u);
-  EXPECT_GE(scores["heldout"].top1, 738u);
+  EXPECT_GE(scores["heldout"].top1, 740u);
   EXPECT_GE(scores["heldout"].top3, 888u);
 }
 
@@ -466,7 +467,7 @@ TEST(ExplainCorpus, NoiseAroundTheLogKeepsTheAnswer) {
   // word of the stack, and a short log is compared without them.
   EXPECT_GE(noisy["dev"].top1, 1636u) << moved;
   EXPECT_GE(noisy["dev"].top3, 1879u);
-  EXPECT_GE(noisy["heldout"].top1, 736u);
+  EXPECT_GE(noisy["heldout"].top1, 738u);
   EXPECT_GE(noisy["heldout"].top3, 886u);
   // The noise alone is no error of the GPU stack.
   const auto [before, after] = noise_for("linux");
