@@ -402,15 +402,17 @@ TEST(ExplainCorpus, AccuracyOnDevAndHeldOut) {
   // The dev cases relearnt the classifier: in dev GD001 lost its first place, DD001 and f056
   // their top three, SG004 gained it; in held-out PF001 gained its first place, AC015 and JA011
   // their top three, GA011 lost it. The new dev cases more than make up for the losses.
+  // The PTX-toolchain cases labelled with one of their two ids got both (README, after round
+  // forty-three): 81.0 %/92.7 % and 73.8 %/87.7 %; no answer changed, only what counts as right.
   EXPECT_GE(scores["dev"].share(scores["dev"].top1), 0.80) << misses;
   EXPECT_GE(scores["dev"].share(scores["dev"].top3), 0.92);
   EXPECT_GE(scores["heldout"].share(scores["heldout"].top1), 0.72);
   EXPECT_GE(scores["heldout"].share(scores["heldout"].top3), 0.87);
   // A share falls when hard cases join; the count of cases right never may: a signature change
   // that loses a case that passed fails here even when new cases hide it in the share.
-  EXPECT_GE(scores["dev"].top1, 1640u) << misses;
+  EXPECT_GE(scores["dev"].top1, 1645u) << misses;
   EXPECT_GE(scores["dev"].top3, 1881u);
-  EXPECT_GE(scores["heldout"].top1, 740u);
+  EXPECT_GE(scores["heldout"].top1, 748u);
   EXPECT_GE(scores["heldout"].top3, 888u);
 }
 
@@ -465,9 +467,9 @@ TEST(ExplainCorpus, NoiseAroundTheLogKeepsTheAnswer) {
   // line): held-out 693/850 at first, as they counted as error lines and as lines naming the
   // stack; a TensorFlow INFO line now counts as an error line only with an error word and a
   // word of the stack, and a short log is compared without them.
-  EXPECT_GE(noisy["dev"].top1, 1636u) << moved;
+  EXPECT_GE(noisy["dev"].top1, 1641u) << moved;
   EXPECT_GE(noisy["dev"].top3, 1879u);
-  EXPECT_GE(noisy["heldout"].top1, 738u);
+  EXPECT_GE(noisy["heldout"].top1, 746u);
   EXPECT_GE(noisy["heldout"].top3, 886u);
   // The noise alone is no error of the GPU stack.
   const auto [before, after] = noise_for("linux");
