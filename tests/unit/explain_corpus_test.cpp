@@ -404,16 +404,23 @@ TEST(ExplainCorpus, AccuracyOnDevAndHeldOut) {
   // their top three, GA011 lost it. The new dev cases more than make up for the losses.
   // The PTX-toolchain cases labelled with one of their two ids got both (README, after round
   // forty-three): 81.0 %/92.7 % and 73.8 %/87.7 %; no answer changed, only what counts as right.
+  // Round forty-four (`WA`-`WC`, 9 cases kept, 4 scored; 1 of its 1 held-out right blind) with
+  // the CUDA runtime's NVLink, MPS and PTX JIT library errors as signatures (I018 and CC010 right
+  // first now): 81.0 %/92.7 % and 73.9 %/87.8 %. The new dev cases relearnt the classifier:
+  // PF001 and EA020 lost their first place, both answered by reported cases only. With the
+  // architecture mismatch of cuBLAS and cuDNN 9 in its signature and its three `WD` threads
+  // (right first blind), PF001 and EA020 got it back and m044 (cudnnStatusArchMismatch) gained
+  // it: 81.0 %/92.6 % and 74.2 %/87.9 %.
   EXPECT_GE(scores["dev"].share(scores["dev"].top1), 0.80) << misses;
   EXPECT_GE(scores["dev"].share(scores["dev"].top3), 0.92);
   EXPECT_GE(scores["heldout"].share(scores["heldout"].top1), 0.72);
   EXPECT_GE(scores["heldout"].share(scores["heldout"].top3), 0.87);
   // A share falls when hard cases join; the count of cases right never may: a signature change
   // that loses a case that passed fails here even when new cases hide it in the share.
-  EXPECT_GE(scores["dev"].top1, 1645u) << misses;
-  EXPECT_GE(scores["dev"].top3, 1881u);
-  EXPECT_GE(scores["heldout"].top1, 748u);
-  EXPECT_GE(scores["heldout"].top3, 888u);
+  EXPECT_GE(scores["dev"].top1, 1649u) << misses;
+  EXPECT_GE(scores["dev"].top3, 1885u);
+  EXPECT_GE(scores["heldout"].top1, 753u);
+  EXPECT_GE(scores["heldout"].top3, 892u);
 }
 
 // A log as users paste it: the error among the program's other output (pip, Python warnings,
@@ -467,10 +474,10 @@ TEST(ExplainCorpus, NoiseAroundTheLogKeepsTheAnswer) {
   // line): held-out 693/850 at first, as they counted as error lines and as lines naming the
   // stack; a TensorFlow INFO line now counts as an error line only with an error word and a
   // word of the stack, and a short log is compared without them.
-  EXPECT_GE(noisy["dev"].top1, 1641u) << moved;
-  EXPECT_GE(noisy["dev"].top3, 1879u);
-  EXPECT_GE(noisy["heldout"].top1, 746u);
-  EXPECT_GE(noisy["heldout"].top3, 886u);
+  EXPECT_GE(noisy["dev"].top1, 1645u) << moved;
+  EXPECT_GE(noisy["dev"].top3, 1883u);
+  EXPECT_GE(noisy["heldout"].top1, 751u);
+  EXPECT_GE(noisy["heldout"].top3, 890u);
   // The noise alone is no error of the GPU stack.
   const auto [before, after] = noise_for("linux");
   EXPECT_TRUE(

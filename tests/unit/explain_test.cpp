@@ -1598,5 +1598,68 @@ TEST(Reasoning, ADriverBelowWhatTheLogsBuildLoadsOnIsTooOld) {
   EXPECT_FALSE(too_old->alternative);
   EXPECT_NE(too_old->why.find("452.39"), std::string::npos) << too_old->why;
 }
+
+// The CUDA runtime's errors whose cause NVIDIA's documentation fixes, in each spelling a log shows
+// them: the message (as libcudart 13.0's cudaGetErrorString returns it), the runtime's name and
+// the driver API's. Each names its cause from a signature, not from reported cases alone.
+TEST(Reasoning, TheCudaErrorsWithAFixedCauseNameItInEverySpelling) {
+  struct Spelling {
+    std::string line;
+    std::string cause;
+  };
+  const std::vector<Spelling> spellings = {
+      {"RuntimeError: CUDA error: CUDA driver version is insufficient for CUDA runtime version",
+       "driver.too_old"},
+      {"cudaErrorInsufficientDriver", "driver.too_old"},
+      {"CUDAError InsufficientDriver", "driver.too_old"},
+      {"RuntimeError: CUDA error: no kernel image is available for execution on the device",
+       "gpu.compute_capability_unsupported"},
+      {"CUresult CUDA_ERROR_NO_BINARY_FOR_GPU (209)", "gpu.compute_capability_unsupported"},
+      {"RuntimeError: CUDA error: uncorrectable ECC error encountered", "device.hardware_error"},
+      {"CUDA_ERROR_ECC_UNCORRECTABLE", "device.hardware_error"},
+      {"RuntimeError: CUDA error: uncorrectable NVLink error detected during the execution",
+       "device.hardware_error"},
+      {"cudaErrorNvlinkUncorrectable", "device.hardware_error"},
+      {"CUDA_ERROR_NVLINK_UNCORRECTABLE", "device.hardware_error"},
+      {"CUDA error: Invalid access of peer GPU memory over nvlink or a hardware error",
+       "device.hardware_error"},
+      {"CUDA_ERROR_CONTAINED", "device.hardware_error"},
+      {"RuntimeError: CUDA error: PTX JIT compiler library not found", "driver.missing"},
+      {"cudaErrorJitCompilerNotFound", "driver.missing"},
+      {"CUresult CUDA_ERROR_JIT_COMPILER_NOT_FOUND (221)", "driver.missing"},
+      {"RuntimeError: CUDA error: the provided PTX was compiled with an unsupported toolchain.",
+       "cuda.ptxas_missing_or_old"},
+      {"CUDA_ERROR_UNSUPPORTED_PTX_VERSION", "cuda.ptxas_missing_or_old"},
+      {"Error 805: MPS client failed to connect to the MPS control daemon or the MPS server",
+       "device.busy_or_init_failed"},
+      {"Error 807: MPS server is not ready to accept new MPS client requests",
+       "device.busy_or_init_failed"},
+      {"cudaErrorMpsMaxClientsReached", "device.busy_or_init_failed"},
+      {"CUDA_ERROR_MPS_CONNECTION_FAILED", "device.busy_or_init_failed"},
+      {"RuntimeError: CUDA error: CUDA-capable device(s) is/are busy or unavailable",
+       "device.busy_or_init_failed"},
+      {"RuntimeError: CUDA error: invalid device ordinal", "device.index_out_of_range"},
+      {"CUBLAS_STATUS_ARCH_MISMATCH", "gpu.compute_capability_unsupported"},
+      {"CUDNN_STATUS_NOT_SUPPORTED_ARCH_MISMATCH", "gpu.compute_capability_unsupported"},
+      {"libcudnn.cudnnStatusArchMismatch", "gpu.compute_capability_unsupported"},
+  };
+  for (const auto& [line, cause] : spellings) {
+    const auto causes = explain_by_signatures(line + "\n");
+    ASSERT_FALSE(causes.empty()) << line;
+    EXPECT_EQ(causes.front().id, cause) << line;
+    EXPECT_FALSE(causes.front().similar) << line;
+  }
+  // Names that share words with them and name no such cause.
+  for (const std::string line : {"MPS backend out of memory (MPS allocated: 9.00 GB)",
+                                 "nvidia-smi nvlink -e: Link 0: Replay Errors: 0",
+                                 "a PTX JIT compilation failed", "CUDNN_STATUS_SUCCESS"}) {
+    for (const auto& c : explain_by_signatures(line + "\n")) {
+      EXPECT_TRUE(c.similar ||
+                  (c.id != "device.busy_or_init_failed" && c.id != "device.hardware_error" &&
+                   c.id != "driver.missing" && c.id != "gpu.compute_capability_unsupported"))
+          << line << " -> " << c.id;
+    }
+  }
+}
 }  // namespace
 }  // namespace gpuvet::explain
