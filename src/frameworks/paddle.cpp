@@ -16,8 +16,11 @@ void read_installed(const InstalledDistribution& d, FrameworkFact& f) {
   apply(read_declaration(d.system, paths::join(d.site, "paddle/version/__init__.py"),
                          python::parse_paddle_version),
         f, "paddle/version/__init__.py");
-  // paddlepaddle-gpu 2.5.2.post112: the CUDA 11.2 build.
-  if (const size_t post = d.version.find(".post"); !f.cuda && post != std::string::npos) {
+  // paddlepaddle-gpu 2.5.2.post112: the CUDA 11.2 build. Paddle 1.x's suffix meant something
+  // else (post97: CUDA 9 with cuDNN 7), so there its version file alone says the CUDA.
+  const size_t post = d.version.find(".post");
+  const bool suffix_is_cuda = version::compare(version::major(d.version), "2") >= 0;
+  if (!f.cuda && post != std::string::npos && suffix_is_cuda) {
     f.cuda = python::cuda_from_cu_tag("cu" + d.version.substr(post + 5));
   }
 }

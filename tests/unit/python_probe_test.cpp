@@ -559,6 +559,16 @@ TEST(PythonProbe, CupyAndPaddleFromTheirNames) {
   EXPECT_EQ(fw[2].gpu_build, true);
   // Two CuPy builds in one environment.
   EXPECT_TRUE(has(ids(f), "framework.conflicting_packages"));
+
+  // Paddle 1.x's .post97 is CUDA 9 with cuDNN 7, not CUDA 9.7: without its version file's CUDA,
+  // the CUDA is unknown.
+  Tree old;
+  old.text("/srv/v/pyvenv.cfg", "version = 3.7.9\n")
+      .dist("/srv/v/lib/python3.7/site-packages", "paddlepaddle-gpu", "1.8.5.post97");
+  const Facts one = facts_of(old, {{"VIRTUAL_ENV", "/srv/v"}});
+  ASSERT_EQ(one.python_envs.at(0).frameworks.size(), 1u);
+  EXPECT_EQ(one.python_envs[0].frameworks[0].name, "paddle");
+  EXPECT_FALSE(one.python_envs[0].frameworks[0].cuda.has_value());
 }
 
 // onnxruntime-gpu 1.21+ declares its CUDA in build_and_package_info.py; older wheels only in the
