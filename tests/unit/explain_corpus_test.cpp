@@ -410,17 +410,20 @@ TEST(ExplainCorpus, AccuracyOnDevAndHeldOut) {
   // PF001 and EA020 lost their first place, both answered by reported cases only. With the
   // architecture mismatch of cuBLAS and cuDNN 9 in its signature and its three `WD` threads
   // (right first blind), PF001 and EA020 got it back and m044 (cudnnStatusArchMismatch) gained
-  // it: 81.0 %/92.6 % and 74.2 %/87.9 %.
+  // it: 81.0 %/92.6 % and 74.2 %/87.9 %. Round forty-five (`XE`, 10 cases from a sweep of the
+  // frameworks' own setup messages, 8 scored; 1 of its 3 held-out right blind) with the signatures
+  // the sweep wrote: 81.0 %/92.6 % and 74.5 %/87.9 %. Held-out g001 gained its first place from
+  // Ollama's driver message, whose sweep found it in that thread: it is no blind gain.
   EXPECT_GE(scores["dev"].share(scores["dev"].top1), 0.80) << misses;
   EXPECT_GE(scores["dev"].share(scores["dev"].top3), 0.92);
   EXPECT_GE(scores["heldout"].share(scores["heldout"].top1), 0.72);
   EXPECT_GE(scores["heldout"].share(scores["heldout"].top3), 0.87);
   // A share falls when hard cases join; the count of cases right never may: a signature change
   // that loses a case that passed fails here even when new cases hide it in the share.
-  EXPECT_GE(scores["dev"].top1, 1649u) << misses;
-  EXPECT_GE(scores["dev"].top3, 1885u);
-  EXPECT_GE(scores["heldout"].top1, 753u);
-  EXPECT_GE(scores["heldout"].top3, 892u);
+  EXPECT_GE(scores["dev"].top1, 1652u) << misses;
+  EXPECT_GE(scores["dev"].top3, 1890u);
+  EXPECT_GE(scores["heldout"].top1, 758u);
+  EXPECT_GE(scores["heldout"].top3, 895u);
 }
 
 // A log as users paste it: the error among the program's other output (pip, Python warnings,
@@ -474,10 +477,10 @@ TEST(ExplainCorpus, NoiseAroundTheLogKeepsTheAnswer) {
   // line): held-out 693/850 at first, as they counted as error lines and as lines naming the
   // stack; a TensorFlow INFO line now counts as an error line only with an error word and a
   // word of the stack, and a short log is compared without them.
-  EXPECT_GE(noisy["dev"].top1, 1645u) << moved;
-  EXPECT_GE(noisy["dev"].top3, 1883u);
-  EXPECT_GE(noisy["heldout"].top1, 751u);
-  EXPECT_GE(noisy["heldout"].top3, 890u);
+  EXPECT_GE(noisy["dev"].top1, 1648u) << moved;
+  EXPECT_GE(noisy["dev"].top3, 1888u);
+  EXPECT_GE(noisy["heldout"].top1, 756u);
+  EXPECT_GE(noisy["heldout"].top3, 893u);
   // The noise alone is no error of the GPU stack.
   const auto [before, after] = noise_for("linux");
   EXPECT_TRUE(

@@ -1661,5 +1661,76 @@ TEST(Reasoning, TheCudaErrorsWithAFixedCauseNameItInEverySpelling) {
     }
   }
 }
+
+// The frameworks' own messages for a GPU setup that is wrong, as their sources print them (a sweep
+// of PyTorch, TensorFlow/XLA, PaddlePaddle, ONNX Runtime, TensorRT, llama.cpp, Ollama and vLLM):
+// each names its cause from a signature. Lines are real ones from users' logs.
+TEST(Reasoning, TheFrameworksOwnSetupMessagesNameTheirCause) {
+  const std::vector<std::pair<std::string, std::string>> lines = {
+      // TensorFlow's cudart stub logs this when libcudart does not load, whatever it says.
+      {"2024-06-28 00:03:52.493638: I tensorflow/tsl/cuda/cudart_stub.cc:28] Could not find cuda "
+       "drivers on your machine, GPU will not be used.",
+       "cuda.runtime_missing"},
+      {"NVIDIA: no NVIDIA devices found", "driver.missing"},
+      {"RuntimeError: CUDA unknown error - this may be due to an incorrectly set up environment, "
+       "e.g. changing env variable CUDA_VISIBLE_DEVICES after program start. Setting the "
+       "available devices to be zero.",
+       "device.busy_or_init_failed"},
+      {"W external/xla/xla/service/gpu/nvptx_compiler.cc:744] The NVIDIA driver's CUDA version "
+       "is 12.2 which is older than the ptxas CUDA version (12.3.107).",
+       "cuda.ptxas_missing_or_old"},
+      {"W external/xla/xla/stream_executor/gpu/asm_compiler.cc:231] Falling back to the CUDA "
+       "driver for PTX compilation; ptxas does not support CC 9.0",
+       "cuda.ptxas_missing_or_old"},
+      {"INTERNAL: external/xla/xla/service/gpu/nccl_utils.cc:275: NCCL operation "
+       "ncclCommInitRank(&comm, nranks, id, rank) failed: unhandled cuda error",
+       "nccl.error"},
+      {"E0416 11:45:15.529166  7591 place.cc:333] Cannot use GPU because there is no GPU "
+       "detected on your machine",
+       "gpu.not_visible"},
+      {"warning: one possible reason is that llama.cpp was compiled without GPU support",
+       "framework.cpu_only_build"},
+      {"[E] [TRT] 1: [caskUtils.cpp::trtSmToCask::147] Error Code 1: Internal Error "
+       "(Unsupported SM: 0x809)",
+       "gpu.compute_capability_unsupported"},
+      {"[W] [TRT] CUDA initialization failure with error: 35. Please check your CUDA "
+       "installation:  http://docs.nvidia.com/cuda/cuda-installation-guide-linux/index.html",
+       "driver.too_old"},
+      {"[E] [TRT] Cuda initialization failure with error 100. Please check cuda installation",
+       "gpu.not_visible"},
+      {"onnxruntime::python::CreateExecutionProviderInstance CUDA_PATH is set but CUDA wasnt "
+       "able to be loaded. Please install the correct version of CUDA andcuDNN",
+       "cuda.version_mismatch"},
+      {"ValueError: Free memory on device (31.44/47.38 GiB) on startup is less than desired GPU "
+       "memory utilization (0.95, 45.01 GiB).",
+       "memory.oom"},
+      {"msg=\"Unable to load cudart library /usr/lib/ollama/cuda_v12/libcudart.so.12.8.90: your "
+       "nvidia driver is too old or missing.  If you have a CUDA GPU please upgrade to run "
+       "ollama\"",
+       "driver.too_old"},
+      {"The quantization method awq is not supported for the current GPU. Minimum capability: "
+       "75. Current capability: 70.",
+       "gpu.compute_capability_unsupported"},
+  };
+  for (const auto& [line, cause] : lines) {
+    const auto causes = explain_by_signatures(line + "\n");
+    ASSERT_FALSE(causes.empty()) << line;
+    EXPECT_EQ(causes.front().id, cause) << line;
+    EXPECT_FALSE(causes.front().similar) << line;
+  }
+
+  // Paddle's "CUDA runtime version in your machine" is the driver's CUDA (gpu_resources.cc reads
+  // cudaDriverGetVersion): the driver is older than the build, and the fix says so.
+  const auto paddle = explain_by_signatures(
+      "W0522 14:31:24.083271  3337 gpu_resources.cc:196] WARNING: device: 0. The installed "
+      "Paddle is compiled with CUDA 11.8, but CUDA runtime version in your machine is 11.6, which "
+      "may cause serious incompatible bug.\n");
+  ASSERT_FALSE(paddle.empty());
+  EXPECT_EQ(paddle.front().id, "driver.too_old");
+  EXPECT_NE(paddle.front().why.find("the NVIDIA driver offers is 11.6"), std::string::npos)
+      << paddle.front().why;
+  EXPECT_NE(paddle.front().fix.back().find("CUDA 11.8 or newer"), std::string::npos)
+      << paddle.front().fix.back();
+}
 }  // namespace
 }  // namespace gpuvet::explain
