@@ -850,7 +850,7 @@ void Collector::record_host(size_t line_number, std::string_view line) {
 
 void Collector::keep_for_similar(std::string_view line) {
   text_bytes_ += line.size() + 1;
-  if (text_bytes_ <= kShortLogBytes) {
+  if (text_bytes_ <= kShortLogBytes && !is_harmless_line(line)) {
     short_text_.append(line).push_back('\n');
     if (names_gpu_stack(line) && !is_tensorflow_info(line)) gpu_text_.append(line).push_back('\n');
   }

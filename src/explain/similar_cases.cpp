@@ -10,7 +10,9 @@
 #include <random>
 #include <set>
 
+#include "core/text.hpp"
 #include "explain/literal_filter.hpp"
+#include "kb/csv.hpp"
 #include "kb/embedded.hpp"
 
 namespace gpuvet::explain {
@@ -18,6 +20,7 @@ namespace gpuvet::explain {
 namespace {
 
 constexpr std::string_view kEmbeddedCorpus = "explain_corpus.jsonl";
+constexpr std::string_view kHarmlessLines = "harmless_log_lines.csv";
 
 constexpr std::array<std::string_view, 22> kStopWords = {
     "the", "an", "of",   "to",   "in",   "is",  "for", "and", "or", "on",  "at",
@@ -194,9 +197,24 @@ const LiteralFilter& exception_or_warning() {
   return words;
 }
 
-}  // namespace
+// data/harmless_log_lines.csv, read once from the embedded copy.
+const LiteralFilter& harmless_literals() {
+  static const LiteralFilter filter = [] {
+    std::vector<std::string> literals;
+    for (const auto& file : kb::embedded_files()) {
+      if (file.path != kHarmlessLines) continue;
+      // The table is checked by its own test; a broken copy only leaves these lines in.
+      auto table = kb::parse_csv(file.bytes, "harmless_log_lines");
+      if (!table) break;
+      for (size_t row = 0; row < table->size(); ++row)
+        literals.push_back(text::to_lower(table->cell(row, "literal")));
+    }
+    return LiteralFilter(literals);
+  }();
+  return filter;
+}
 
-bool is_error_line(std::string_view line) {
+bool reads_like_an_error(std::string_view line) {
   // One pass of the literal filter, ASCII case ignored: explain asks this of every line it reads
   // until it has kept 64 KiB of error lines, which on a long healthy log is every line.
   const bool marked = error_markers().any_in(line);
@@ -218,6 +236,19 @@ bool is_error_line(std::string_view line) {
   return names_gpu_stack_lower(lower);
 }
 
+}  // namespace
+
+bool is_harmless_line(std::string_view line) {
+  const LiteralFilter& harmless = harmless_literals();
+  return harmless.filters() && harmless.any_in(line);
+}
+
+// Only a line that reads like an error is looked up among the harmless ones: the lookup costs a
+// second scan, which a long healthy log should not pay on every line.
+bool is_error_line(std::string_view line) {
+  return reads_like_an_error(line) && !is_harmless_line(line);
+}
+
 std::string similarity_text(std::string_view log) {
   std::string errors;
   for (size_t pos = 0; pos <= log.size();) {
@@ -228,8 +259,17 @@ std::string similarity_text(std::string_view log) {
       errors.append(line).push_back('\n');
     pos = end + 1;
   }
-  if (errors.empty() && log.size() <= kShortLogBytes) return std::string(log);
-  return errors;
+  if (!errors.empty() || log.size() > kShortLogBytes) return errors;
+  // A short log with no error line is compared whole, but for the lines that report nothing.
+  std::string kept;
+  for (size_t pos = 0; pos < log.size();) {
+    size_t end = log.find('\n', pos);
+    if (end == std::string_view::npos) end = log.size();
+    const std::string_view line = log.substr(pos, end - pos);
+    if (!is_harmless_line(line)) kept.append(line).push_back('\n');
+    pos = end + 1;
+  }
+  return kept;
 }
 
 size_t fold_of(std::string_view url, size_t count) {

@@ -13,6 +13,7 @@
 #include "explain/explain.hpp"
 #include "explain/literal_filter.hpp"
 #include "explain/log_reader.hpp"
+#include "explain/similar_cases.hpp"
 #include "explain_support.hpp"
 #include "report/render_explain.hpp"
 #include "test_support.hpp"
@@ -1731,6 +1732,43 @@ TEST(Reasoning, TheFrameworksOwnSetupMessagesNameTheirCause) {
       << paddle.front().why;
   EXPECT_NE(paddle.front().fix.back().find("CUDA 11.8 or newer"), std::string::npos)
       << paddle.front().fix.back();
+}
+
+// Lines a healthy start prints that read like errors (data/harmless_log_lines.csv): alone they
+// resemble no reported case, and beside a real error they do not change its answer.
+TEST(Reasoning, HarmlessStartLinesAloneResembleNoReportedCase) {
+  const std::string factories =
+      "2025-02-09 09:37:32.334610: E external/local_xla/xla/stream_executor/cuda/cuda_dnn.cc:9261] "
+      "Unable to register cuDNN factory: Attempting to register factory for plugin cuDNN when one "
+      "has already been registered\n"
+      "2025-02-09 09:37:32.334667: E external/local_xla/xla/stream_executor/cuda/cuda_fft.cc:607] "
+      "Unable to register cuFFT factory: Attempting to register factory for plugin cuFFT when one "
+      "has already been registered\n";
+  EXPECT_TRUE(is_harmless_line(factories.substr(0, factories.find('\n'))));
+  EXPECT_FALSE(is_error_line(factories.substr(0, factories.find('\n'))));
+  EXPECT_TRUE(explain_text(factories).empty());
+  const std::string paddle_note =
+      "W0726 14:31:17.682865 212581 gpu_resources.cc:119] Please NOTE: device: 0, GPU Compute "
+      "Capability: 6.1, Driver API Version: 12.2, Runtime API Version: 11.7\n";
+  EXPECT_TRUE(explain_text(paddle_note).empty());
+  EXPECT_TRUE(explain_text("[05/28/2023-21:01:14] [TRT] [W] CUDA lazy loading is not "
+                           "enabled. Enabling it can significantly reduce device memory "
+                           "usage and speed up TensorRT initialization.\n")
+                  .empty());
+
+  // The same lines before a real error: the error's cause, first.
+  const auto with_error =
+      explain_text(factories +
+                   "W tensorflow/core/common_runtime/gpu/gpu_device.cc:2256] Cannot "
+                   "dlopen some GPU libraries. Skipping registering GPU devices...\n"
+                   "E external/local_xla/xla/stream_executor/cuda/cuda_driver.cc:152] "
+                   "failed call to cuInit: CUDA_ERROR_NO_DEVICE: no CUDA-capable device "
+                   "is detected\n");
+  ASSERT_FALSE(with_error.empty());
+  EXPECT_FALSE(with_error.front().similar);
+  // A line that only shares words with them still counts as an error.
+  EXPECT_TRUE(
+      is_error_line("E cuda_dnn.cc:9261] Unable to register cuDNN factory: cuDNN not found"));
 }
 }  // namespace
 }  // namespace gpuvet::explain
