@@ -416,7 +416,9 @@ TEST(ExplainCorpus, AccuracyOnDevAndHeldOut) {
   // Ollama's driver message, whose sweep found it in that thread: it is no blind gain. Harmless
   // start lines (data/harmless_log_lines.csv) no longer make a short log's text: the reported
   // cases reweighed, and DB002 and GD001 lost their first place, IH001 its top three (all three
-  // answered by reported cases only): 80.9 %/92.6 % and 74.4 %/87.9 %.
+  // answered by reported cases only): 80.9 %/92.6 % and 74.4 %/87.9 %. TensorRT's, TensorFlow's
+  // and CuPy's further messages of the sweep: k014 right first (TensorFlow's "kernel driver does
+  // not appear to be running"): 74.5 %/87.9 %.
   EXPECT_GE(scores["dev"].share(scores["dev"].top1), 0.80) << misses;
   EXPECT_GE(scores["dev"].share(scores["dev"].top3), 0.92);
   EXPECT_GE(scores["heldout"].share(scores["heldout"].top1), 0.72);
@@ -425,7 +427,7 @@ TEST(ExplainCorpus, AccuracyOnDevAndHeldOut) {
   // that loses a case that passed fails here even when new cases hide it in the share.
   EXPECT_GE(scores["dev"].top1, 1651u) << misses;
   EXPECT_GE(scores["dev"].top3, 1889u);
-  EXPECT_GE(scores["heldout"].top1, 757u);
+  EXPECT_GE(scores["heldout"].top1, 758u);
   EXPECT_GE(scores["heldout"].top3, 895u);
 }
 
@@ -482,7 +484,7 @@ TEST(ExplainCorpus, NoiseAroundTheLogKeepsTheAnswer) {
   // word of the stack, and a short log is compared without them.
   EXPECT_GE(noisy["dev"].top1, 1647u) << moved;
   EXPECT_GE(noisy["dev"].top3, 1887u);
-  EXPECT_GE(noisy["heldout"].top1, 755u);
+  EXPECT_GE(noisy["heldout"].top1, 756u);
   EXPECT_GE(noisy["heldout"].top3, 893u);
   // The noise alone is no error of the GPU stack.
   const auto [before, after] = noise_for("linux");

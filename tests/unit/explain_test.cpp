@@ -1712,6 +1712,19 @@ TEST(Reasoning, TheFrameworksOwnSetupMessagesNameTheirCause) {
       {"The quantization method awq is not supported for the current GPU. Minimum capability: "
        "75. Current capability: 70.",
        "gpu.compute_capability_unsupported"},
+      {"FileNotFoundError: Could not find: nvinfer.dll. Is it on your PATH?",
+       "tensorrt.library_missing"},
+      {"[TRT] [W] TensorRT was linked against cuDNN 8.9.0 but loaded cuDNN 8.7.0",
+       "cudnn.version_mismatch"},
+      {"4: [runtime.cpp::deserializeCudaEngine::74] Error Code 4: Internal Error (Engine "
+       "deserialization failed.)",
+       "tensorrt.engine_incompatible"},
+      {"I tensorflow/stream_executor/cuda/cuda_diagnostics.cc:156] kernel driver does not appear "
+       "to be running on this host (16c54693e7f2): /proc/driver/nvidia/version does not exist",
+       "driver.module_not_loaded"},
+      {"UserWarning: CUDA path could not be detected. Set CUDA_PATH environment variable if CuPy "
+       "fails to load.",
+       "cuda.toolkit_missing"},
   };
   for (const auto& [line, cause] : lines) {
     const auto causes = explain_by_signatures(line + "\n");
