@@ -418,7 +418,8 @@ TEST(ExplainCorpus, AccuracyOnDevAndHeldOut) {
   // cases reweighed, and DB002 and GD001 lost their first place, IH001 its top three (all three
   // answered by reported cases only): 80.9 %/92.6 % and 74.4 %/87.9 %. TensorRT's, TensorFlow's
   // and CuPy's further messages of the sweep: k014 right first (TensorFlow's "kernel driver does
-  // not appear to be running"): 74.5 %/87.9 %.
+  // not appear to be running"): 74.5 %/87.9 %. The second sweep's containers, builds and Windows
+  // DLLs: JJ012 into the top three (74.5 %/88.0 %).
   EXPECT_GE(scores["dev"].share(scores["dev"].top1), 0.80) << misses;
   EXPECT_GE(scores["dev"].share(scores["dev"].top3), 0.92);
   EXPECT_GE(scores["heldout"].share(scores["heldout"].top1), 0.72);
@@ -428,7 +429,7 @@ TEST(ExplainCorpus, AccuracyOnDevAndHeldOut) {
   EXPECT_GE(scores["dev"].top1, 1651u) << misses;
   EXPECT_GE(scores["dev"].top3, 1889u);
   EXPECT_GE(scores["heldout"].top1, 758u);
-  EXPECT_GE(scores["heldout"].top3, 895u);
+  EXPECT_GE(scores["heldout"].top3, 896u);
 }
 
 // A log as users paste it: the error among the program's other output (pip, Python warnings,
@@ -485,7 +486,7 @@ TEST(ExplainCorpus, NoiseAroundTheLogKeepsTheAnswer) {
   EXPECT_GE(noisy["dev"].top1, 1647u) << moved;
   EXPECT_GE(noisy["dev"].top3, 1887u);
   EXPECT_GE(noisy["heldout"].top1, 756u);
-  EXPECT_GE(noisy["heldout"].top3, 893u);
+  EXPECT_GE(noisy["heldout"].top3, 894u);
   // The noise alone is no error of the GPU stack.
   const auto [before, after] = noise_for("linux");
   EXPECT_TRUE(

@@ -1725,6 +1725,36 @@ TEST(Reasoning, TheFrameworksOwnSetupMessagesNameTheirCause) {
       {"UserWarning: CUDA path could not be detected. Set CUDA_PATH environment variable if CuPy "
        "fails to load.",
        "cuda.toolkit_missing"},
+      // nvcuda.dll comes with the display driver, not the CUDA toolkit.
+      {"FileNotFoundError: Could not find module 'nvcuda.dll' (or one of its dependencies). Try "
+       "using the full path with constructor syntax.",
+       "driver.missing"},
+      {"ImportError: Could not find 'nvcuda.dll'. TensorFlow requires that this DLL be installed "
+       "in a directory that is named in your %PATH% environment variable.",
+       "driver.missing"},
+      {"stderr: nvidia-container-cli: initialization error: nvml error: driver not loaded: "
+       "unknown.",
+       "driver.module_not_loaded"},
+      {"docker: Error response from daemon: OCI runtime create failed: exec: "
+       "\"nvidia-container-runtime-hook\": executable file not found in $PATH: unknown.",
+       "container.no_gpu_access"},
+      {"E0506 17:45:45.421956       1 factory.go:112] Incompatible strategy detected auto",
+       "container.no_gpu_access"},
+      {"RuntimeError: The current installed version of g++ (12.2.1) is greater than the maximum "
+       "required version by CUDA 11.7 (11.5.0).",
+       "cuda.host_compiler_unsupported"},
+      {"RuntimeError: nms_impl: implementation for device cuda:0 not found.",
+       "framework.extension_mismatch"},
+      {"ValueError: Unknown CUDA arch (9.0+PTX) or GPU not supported",
+       "gpu.compute_capability_unsupported"},
+      {"OSError: The nvcc binary could not be located in your $PATH. Either add it to your path, "
+       "or set $CUDAHOME",
+       "cuda.toolkit_missing"},
+      {"ERROR: The Nouveau kernel driver is currently in use by your system.  This",
+       "driver.module_not_loaded"},
+      {"ERROR: Unable to find the kernel source tree for the currently running kernel.  Please "
+       "make sure you have installed the",
+       "driver.module_build_failed"},
   };
   for (const auto& [line, cause] : lines) {
     const auto causes = explain_by_signatures(line + "\n");
@@ -1764,6 +1794,10 @@ TEST(Reasoning, HarmlessStartLinesAloneResembleNoReportedCase) {
       "W0726 14:31:17.682865 212581 gpu_resources.cc:119] Please NOTE: device: 0, GPU Compute "
       "Capability: 6.1, Driver API Version: 12.2, Runtime API Version: 11.7\n";
   EXPECT_TRUE(explain_text(paddle_note).empty());
+  EXPECT_TRUE(explain_text("2024-11-17 15:28:51.443940: I tensorflow/stream_executor/cuda/"
+                           "cuda_gpu_executor.cc:923] could not open file to read NUMA node: "
+                           "/sys/bus/pci/devices/0000:01:00.0/numa_node\n")
+                  .empty());
   EXPECT_TRUE(explain_text("[05/28/2023-21:01:14] [TRT] [W] CUDA lazy loading is not "
                            "enabled. Enabling it can significantly reduce device memory "
                            "usage and speed up TensorRT initialization.\n")
