@@ -1755,6 +1755,10 @@ TEST(Reasoning, TheFrameworksOwnSetupMessagesNameTheirCause) {
       {"ERROR: Unable to find the kernel source tree for the currently running kernel.  Please "
        "make sure you have installed the",
        "driver.module_build_failed"},
+      {"[  441.170986] NVRM: No NVIDIA graphics adapter found!", "gpu.none"},
+      {"Failed to query NVIDIA devices. Please ensure that the NVIDIA device files (/dev/nvidia*) "
+       "exist, and that user 0 has read and write permissions for those files.",
+       "driver.module_not_loaded"},
   };
   for (const auto& [line, cause] : lines) {
     const auto causes = explain_by_signatures(line + "\n");
