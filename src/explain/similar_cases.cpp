@@ -197,6 +197,16 @@ const LiteralFilter& exception_or_warning() {
   return words;
 }
 
+template <typename OnLine>
+void for_each_line(std::string_view text, OnLine&& on_line) {
+  for (size_t pos = 0; pos < text.size();) {
+    size_t end = text.find('\n', pos);
+    if (end == std::string_view::npos) end = text.size();
+    on_line(text.substr(pos, end - pos));
+    pos = end + 1;
+  }
+}
+
 // data/harmless_log_lines.csv, read once from the embedded copy.
 const LiteralFilter& harmless_literals() {
   static const LiteralFilter filter = [] {
@@ -251,24 +261,16 @@ bool is_error_line(std::string_view line) {
 
 std::string similarity_text(std::string_view log) {
   std::string errors;
-  for (size_t pos = 0; pos <= log.size();) {
-    size_t end = log.find('\n', pos);
-    if (end == std::string_view::npos) end = log.size();
-    const std::string_view line = log.substr(pos, end - pos);
+  for_each_line(log, [&](std::string_view line) {
     if (errors.size() + line.size() < kMaxErrorTextBytes && is_error_line(line))
       errors.append(line).push_back('\n');
-    pos = end + 1;
-  }
+  });
   if (!errors.empty() || log.size() > kShortLogBytes) return errors;
   // A short log with no error line is compared whole, but for the lines that report nothing.
   std::string kept;
-  for (size_t pos = 0; pos < log.size();) {
-    size_t end = log.find('\n', pos);
-    if (end == std::string_view::npos) end = log.size();
-    const std::string_view line = log.substr(pos, end - pos);
+  for_each_line(log, [&](std::string_view line) {
     if (!is_harmless_line(line)) kept.append(line).push_back('\n');
-    pos = end + 1;
-  }
+  });
   return kept;
 }
 
