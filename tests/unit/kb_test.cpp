@@ -236,20 +236,30 @@ TEST(KbEmbedded, MessageTextsAreNotEmpty) {
 // A bound that is a series holds its patch releases: paddle_builds' 2.4..2.4 is 2.4.1's row, which
 // `gpuvet kb framework paddle==2.4.1` once found none of.
 TEST(VersionInRange, ASeriesBoundHoldsItsPatchReleases) {
-  using gpuvet::kb::version_in_range;
-  EXPECT_TRUE(version_in_range("2.4.1", "2.4", "2.4"));
-  EXPECT_TRUE(version_in_range("2.4", "2.4", "2.4"));
-  EXPECT_FALSE(version_in_range("2.5.0", "2.4", "2.4"));
-  EXPECT_FALSE(version_in_range("2.3.9", "2.4", "2.4"));
-  EXPECT_TRUE(version_in_range("2.6.1", "2.6.0", "2.6.1"));
-  EXPECT_FALSE(version_in_range("2.6.2", "2.6.0", "2.6.1"));
-  // A prefix is in the range when some version with it is.
-  EXPECT_TRUE(version_in_range("2", "1.5", "2.3"));
-  EXPECT_TRUE(version_in_range("1", "1.5", "2.3"));
-  EXPECT_FALSE(version_in_range("3", "1.5", "2.3"));
-  EXPECT_TRUE(version_in_range("12.8", "12.0", ""));
-  EXPECT_FALSE(version_in_range("11.8", "12.0", ""));
-  EXPECT_FALSE(version_in_range("12.0", "", "13.0"));
+  struct Case {
+    const char* version;
+    const char* from;
+    const char* until;
+    bool in;
+  };
+  for (const Case& c : std::initializer_list<Case>{
+           {"2.4.1", "2.4", "2.4", true},
+           {"2.4", "2.4", "2.4", true},
+           {"2.5.0", "2.4", "2.4", false},
+           {"2.3.9", "2.4", "2.4", false},
+           {"2.6.1", "2.6.0", "2.6.1", true},
+           {"2.6.2", "2.6.0", "2.6.1", false},
+           // A prefix is in the range when some version with it is.
+           {"2", "1.5", "2.3", true},
+           {"1", "1.5", "2.3", true},
+           {"3", "1.5", "2.3", false},
+           {"12.8", "12.0", "", true},
+           {"11.8", "12.0", "", false},
+           {"12.0", "", "13.0", false},
+       }) {
+    EXPECT_EQ(gpuvet::kb::version_in_range(c.version, c.from, c.until), c.in)
+        << c.version << " in " << c.from << ".." << c.until;
+  }
 }
 
 }  // namespace
