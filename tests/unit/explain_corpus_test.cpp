@@ -420,16 +420,20 @@ TEST(ExplainCorpus, AccuracyOnDevAndHeldOut) {
   // and CuPy's further messages of the sweep: k014 right first (TensorFlow's "kernel driver does
   // not appear to be running"): 74.5 %/87.9 %. The second sweep's containers, builds and Windows
   // DLLs: JJ012 into the top three (74.5 %/88.0 %).
+  // driver.libcuda_unversioned_link_missing joins the taxonomy with round forty-six (`YA`, 6
+  // Triton threads; 0 of its 3 held-out right blind, nor the earlier held-out O019): 80.7 %/92.4 %
+  // and 74.3 %/87.7 %. With Triton's two messages and ld's "cannot find -lcuda" as signatures all
+  // ten cases are right first: 80.9 %/92.6 % and 74.7 %/88.1 %.
   EXPECT_GE(scores["dev"].share(scores["dev"].top1), 0.80) << misses;
   EXPECT_GE(scores["dev"].share(scores["dev"].top3), 0.92);
   EXPECT_GE(scores["heldout"].share(scores["heldout"].top1), 0.72);
   EXPECT_GE(scores["heldout"].share(scores["heldout"].top3), 0.87);
   // A share falls when hard cases join; the count of cases right never may: a signature change
   // that loses a case that passed fails here even when new cases hide it in the share.
-  EXPECT_GE(scores["dev"].top1, 1651u) << misses;
-  EXPECT_GE(scores["dev"].top3, 1889u);
-  EXPECT_GE(scores["heldout"].top1, 758u);
-  EXPECT_GE(scores["heldout"].top3, 896u);
+  EXPECT_GE(scores["dev"].top1, 1655u) << misses;
+  EXPECT_GE(scores["dev"].top3, 1894u);
+  EXPECT_GE(scores["heldout"].top1, 763u);
+  EXPECT_GE(scores["heldout"].top3, 900u);
 }
 
 // A log as users paste it: the error among the program's other output (pip, Python warnings,
@@ -483,10 +487,10 @@ TEST(ExplainCorpus, NoiseAroundTheLogKeepsTheAnswer) {
   // line): held-out 693/850 at first, as they counted as error lines and as lines naming the
   // stack; a TensorFlow INFO line now counts as an error line only with an error word and a
   // word of the stack, and a short log is compared without them.
-  EXPECT_GE(noisy["dev"].top1, 1647u) << moved;
-  EXPECT_GE(noisy["dev"].top3, 1887u);
-  EXPECT_GE(noisy["heldout"].top1, 756u);
-  EXPECT_GE(noisy["heldout"].top3, 894u);
+  EXPECT_GE(noisy["dev"].top1, 1651u) << moved;
+  EXPECT_GE(noisy["dev"].top3, 1892u);
+  EXPECT_GE(noisy["heldout"].top1, 761u);
+  EXPECT_GE(noisy["heldout"].top3, 898u);
   // The noise alone is no error of the GPU stack.
   const auto [before, after] = noise_for("linux");
   EXPECT_TRUE(

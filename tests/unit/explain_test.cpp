@@ -1781,6 +1781,37 @@ TEST(Reasoning, TheFrameworksOwnSetupMessagesNameTheirCause) {
       << paddle.front().fix.back();
 }
 
+// Triton links its launcher with -lcuda against the directories of libcuda.so.1 in the loader
+// cache: its own two messages and ld's name the missing unversioned link, on Linux; the same
+// message from WSL 2's driver directory names WSL's own cause first.
+TEST(Reasoning, TritonsLibcudaMessagesNameTheMissingLink) {
+  for (const std::string line :
+       {"AssertionError: libcuda.so cannot found!",
+        "Possible files are located at ['/lib/x86_64-linux-gnu/libcuda.so.1'].Please create a "
+        "symlink of libcuda.so to any of the file.",
+        "/usr/bin/ld: cannot find -lcuda",
+        "../x86_64-conda-linux-gnu/bin/ld: cannot find -lcuda: No such file or directory",
+        "skipping incompatible /usr/lib/i386-linux-gnu/libcuda.so when searching for -lcuda"}) {
+    const auto causes = explain_by_signatures(line + "\n");
+    ASSERT_FALSE(causes.empty()) << line;
+    EXPECT_EQ(causes.front().id, "driver.libcuda_unversioned_link_missing") << line;
+    EXPECT_FALSE(causes.front().similar) << line;
+  }
+  const auto wsl = explain_by_signatures(
+      "Possible files are located at ['/usr/lib/wsl/lib/libcuda.so.1'].Please create a symlink "
+      "of libcuda.so to any of the file.\n");
+  ASSERT_FALSE(wsl.empty());
+  EXPECT_EQ(wsl.front().id, "wsl.libcuda_not_on_path");
+  // Other libraries ld cannot find, and the driver's own library missing, are other causes.
+  for (const std::string line : {"/usr/bin/ld: cannot find -lcudart",
+                                 "OSError: libcuda.so.1: cannot open shared object file: No such "
+                                 "file or directory"}) {
+    for (const auto& c : explain_by_signatures(line + "\n"))
+      EXPECT_TRUE(c.similar || c.id != "driver.libcuda_unversioned_link_missing")
+          << line << " -> " << c.id;
+  }
+}
+
 // Lines a healthy start prints that read like errors (data/harmless_log_lines.csv): alone they
 // resemble no reported case, and beside a real error they do not change its answer.
 TEST(Reasoning, HarmlessStartLinesAloneResembleNoReportedCase) {
