@@ -54,6 +54,7 @@ const std::vector<Check>& all_checks() {
       {"cuda_path_order", check_cuda_path_order},
       {"host_compiler", check_host_compiler},
       {"triton_compiler", check_triton_compiler},
+      {"triton_libcuda", check_triton_libcuda},
       {"shadowed_copies", check_shadowed_copies},
       {"framework_builds", check_framework_builds},
       {"collectives", check_collectives},

@@ -77,6 +77,7 @@ Result<bool> check_shadowed_copies(const CheckContext& context, std::vector<Find
 Result<bool> check_cuda_path_order(const CheckContext& context, std::vector<Finding>& findings);
 Result<bool> check_host_compiler(const CheckContext& context, std::vector<Finding>& findings);
 Result<bool> check_triton_compiler(const CheckContext& context, std::vector<Finding>& findings);
+Result<bool> check_triton_libcuda(const CheckContext& context, std::vector<Finding>& findings);
 Result<bool> check_visible_devices(const CheckContext& context, std::vector<Finding>& findings);
 Result<bool> check_driver_too_old(const CheckContext& context, std::vector<Finding>& findings);
 Result<bool> check_compute_capability(const CheckContext& context, std::vector<Finding>& findings);

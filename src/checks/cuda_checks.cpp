@@ -352,4 +352,54 @@ Result<bool> check_triton_compiler(const CheckContext& context, std::vector<Find
   return true;
 }
 
+// ---- driver.libcuda_unversioned_link_missing -------------------------------------------------
+
+namespace {
+
+// The evidence of why Triton's -lcuda finds nothing, and the first fix for it.
+std::pair<std::string, std::string> libcuda_link_keys(const LibcudaLinkFact& link) {
+  const std::string key = "driver.libcuda_unversioned_link_missing";
+  if (link.dirs.empty()) return {key + ".not_in_cache", key + ".fix.ldconfig"};
+  if (link.dirs_from == "TRITON_LIBCUDA_PATH") return {key + ".env_dir", key + ".fix.link"};
+  return {key + ".no_link", key + ".fix.link"};
+}
+
+}  // namespace
+
+// Triton links its launcher with -lcuda the first time torch.compile or a Triton kernel runs; with
+// no unversioned libcuda.so where it looks that fails, while eager PyTorch runs on: a warning.
+Result<bool> check_triton_libcuda(const CheckContext& context, std::vector<Finding>& findings) {
+  const Facts& f = context.facts();
+  if (!f.driver || !f.driver->libcuda || !f.driver->libcuda_link) return true;
+  const LibcudaLinkFact& link = *f.driver->libcuda_link;
+  if (!link.dirs.empty() && !link.unversioned.empty()) return true;
+  std::vector<const PythonEnvFact*> envs;
+  for (const auto& env : f.python_envs)
+    if (env.triton) envs.push_back(&env);
+  if (envs.empty()) return true;
+  const TritonFact& triton = *envs.front()->triton;
+  const std::string libcuda = *f.driver->libcuda;
+  const std::string dir = link.dirs.empty() ? paths::parent(libcuda) : link.dirs.front();
+  const kb::MessageArgs args = {{"package", triton.package},
+                                {"version", triton.version},
+                                {"env", envs.front()->path},
+                                {"libcuda", libcuda},
+                                {"dir", dir},
+                                {"dirs", text::join(link.dirs, ", ")}};
+  const std::string key = "driver.libcuda_unversioned_link_missing";
+  auto finding = context.finding(key, Severity::warning,
+                                 link.dirs.empty() ? key + ".title.cache" : key + ".title", args);
+  if (!finding) return finding.error();
+  const auto [evidence, fix] = libcuda_link_keys(link);
+  finding->evidence.push_back(context.text(key + ".triton", args));
+  finding->evidence.push_back(context.text(evidence, args));
+  finding->fix.push_back(context.text(fix, args));
+  finding->fix.push_back(context.text(key + ".fix.env", args));
+  finding->details = {{"libcuda", libcuda}, {"dirs_from", link.dirs_from}};
+  for (const auto* env : envs)
+    finding->affects.push_back(env->path);
+  findings.push_back(std::move(*finding));
+  return true;
+}
+
 }  // namespace gpuvet::checks

@@ -39,6 +39,14 @@ struct JsonFields<ModuleBuildFact> {
 };
 
 template <>
+struct JsonFields<LibcudaLinkFact> {
+  using T = LibcudaLinkFact;
+  static constexpr auto fields =
+      std::make_tuple(json_field("dirs", &T::dirs), json_field("dirs_from", &T::dirs_from),
+                      json_field("unversioned", &T::unversioned));
+};
+
+template <>
 struct JsonFields<DriverFacts> {
   using T = DriverFacts;
   static constexpr auto fields = std::make_tuple(
@@ -53,6 +61,7 @@ struct JsonFields<DriverFacts> {
       json_field("stub_cuinit_code", &T::stub_cuinit_code),
       json_field("wsl_libcuda", &T::wsl_libcuda),
       json_field("ld_cache_libcuda", &T::ld_cache_libcuda),
+      json_field("libcuda_link", &T::libcuda_link),
       json_field("image_libraries", &T::image_libraries),
       json_field("persistenced_running", &T::persistenced_running),
       json_field("module_builds", &T::module_builds));

@@ -58,6 +58,18 @@ struct ModuleBuildFact {
   std::optional<std::string> failed_kernel;
 };
 
+// What a program that links against the CUDA driver at run time finds on Linux. Triton's
+// launcher (torch.compile, Triton kernels) runs the C compiler with -lcuda and -L the directories
+// its libcuda_dirs() names: TRITON_LIBCUDA_PATH's; else those of libcuda.so.1 in the loader
+// cache; else LD_LIBRARY_PATH's that hold libcuda.so.1 (none: it stops, "libcuda.so cannot
+// found!"). -lcuda then needs the unversioned libcuda.so there, in LIBRARY_PATH or in the
+// linker's own directories.
+struct LibcudaLinkFact {
+  std::vector<std::string> dirs;
+  std::string dirs_from;  // TRITON_LIBCUDA_PATH | ld_cache | LD_LIBRARY_PATH; empty: none found
+  std::vector<std::string> unversioned;  // the libcuda.so files found where the linker looks
+};
+
 struct DriverFacts {
   std::optional<bool> installed;  // null: not asked (e.g. a snapshot without native answers)
   std::optional<std::string> version;
@@ -80,6 +92,8 @@ struct DriverFacts {
   // WSL2: the Windows driver's libcuda in /usr/lib/wsl/lib, and what the loader cache lists first.
   bool wsl_libcuda = false;
   std::optional<std::string> ld_cache_libcuda;
+  // Linux outside WSL, where libcuda.so.1 loads and the loader cache was read.
+  std::optional<LibcudaLinkFact> libcuda_link;
   // In a container: the driver's versioned libraries in the loader's directories that are not
   // mounted (/proc/self/mountinfo), so the image itself carries them; the NVIDIA Container
   // Toolkit mounts the host's driver libraries one file at a time.

@@ -295,6 +295,76 @@ void read_wsl(const sys::System& system, const Facts& facts, DriverFacts& d) {
   }
 }
 
+// Where GNU ld looks for -l<name> with no -L of its own (`ld --verbose`, SEARCH_DIR on Debian).
+std::vector<std::string> linker_default_dirs(const std::optional<std::string>& arch) {
+  std::vector<std::string> dirs;
+  if (arch) {
+    const std::string multiarch = *arch + "-linux-gnu";
+    for (const char* root : {"/usr/local/lib/", "/lib/", "/usr/lib/"})
+      dirs.push_back(root + multiarch);
+  }
+  for (const char* dir :
+       {"/usr/local/lib64", "/lib64", "/usr/lib64", "/usr/local/lib", "/lib", "/usr/lib"})
+    dirs.emplace_back(dir);
+  return dirs;
+}
+
+void add_unique(std::vector<std::string>& list, const std::string& item) {
+  if (std::find(list.begin(), list.end(), item) == list.end()) list.push_back(item);
+}
+
+// The directories Triton hands the linker, as its libcuda_dirs() finds them
+// (triton third_party/nvidia/backend/driver.py).
+void find_triton_libcuda_dirs(const sys::System& system, LibcudaLinkFact& link) {
+  if (const auto own = system.env("TRITON_LIBCUDA_PATH"); own && !own->empty()) {
+    link.dirs = {*own};
+    link.dirs_from = "TRITON_LIBCUDA_PATH";
+    return;
+  }
+  for (const auto& path :
+       system.ld_cache_lookup("libcuda.so.1").value_or(std::vector<std::string>{}))
+    add_unique(link.dirs, paths::parent(path));
+  if (!link.dirs.empty()) {
+    link.dirs_from = "ld_cache";
+    return;
+  }
+  for (const auto& dir : text::split(system.env("LD_LIBRARY_PATH").value_or(""), ':')) {
+    if (!dir.empty() && system.exists(paths::join(dir, "libcuda.so.1"))) add_unique(link.dirs, dir);
+  }
+  if (!link.dirs.empty()) link.dirs_from = "LD_LIBRARY_PATH";
+}
+
+// Whether ld would take the file for -lcuda: it skips a library of another machine (a 32-bit
+// libcuda.so in /usr/lib, "skipping incompatible"). Unknown machines are taken.
+bool same_machine(const sys::System& system, const std::string& candidate,
+                  const std::string& loaded) {
+  const auto a = system.elf_info(candidate);
+  const auto b = system.elf_info(loaded);
+  if (!a || !b || !a->machine || !b->machine) return true;
+  return *a->machine == *b->machine && a->bits == b->bits;
+}
+
+void read_libcuda_link(const sys::System& system, const Facts& facts, DriverFacts& d) {
+  if (facts.os.wsl || !d.libcuda) return;
+  // A loader cache that lists no C library was not read (a snapshot of an older gpuvet): what it
+  // would list of libcuda stays unknown.
+  const auto libc = system.ld_cache_lookup("libc.so.6");
+  if (!libc || libc->empty()) return;
+  LibcudaLinkFact link;
+  find_triton_libcuda_dirs(system, link);
+  std::vector<std::string> searched = link.dirs;
+  for (const auto& dir : text::split(system.env("LIBRARY_PATH").value_or(""), ':'))
+    if (!dir.empty()) add_unique(searched, dir);
+  for (const auto& dir : linker_default_dirs(facts.os.arch))
+    add_unique(searched, dir);
+  for (const auto& dir : searched) {
+    const std::string candidate = paths::join(dir, "libcuda.so");
+    if (system.exists(candidate) && same_machine(system, candidate, *d.libcuda))
+      add_unique(link.unversioned, candidate);
+  }
+  d.libcuda_link = std::move(link);
+}
+
 // The kernel writes a space in a mount point as "\\040" (and tab, newline, backslash likewise).
 std::string unescape_octal(const std::string& raw) {
   const auto is_octal = [](char c) { return c >= '0' && c <= '7'; };
@@ -511,6 +581,7 @@ void probe_gpu_driver(const sys::System& system, const kb::Kb& kb, Facts& facts)
   read_native(system, facts, d);
   complete_capabilities(kb, facts);
   read_wsl(system, facts, d);
+  read_libcuda_link(system, facts, d);
   find_image_libraries(system, facts, d);
   // Nothing known stays null rather than an object of unknowns.
   if (kernel_known || d.installed || d.libcuda || !d.stub_libraries.empty() || d.wsl_libcuda ||

@@ -63,7 +63,7 @@ constexpr std::array kKeptNames = {"PATH",
 // Families of variables that configure the GPU stack and the frameworks.
 constexpr std::array kKeptPrefixes = {"CUDA_", "CUDNN_",   "NVIDIA_", "NCCL_", "TF_",    "XLA_",
                                       "JAX_",  "PYTORCH_", "TORCH_",  "CUPY_", "CONDA_", "MAMBA_",
-                                      "PYENV", "PIPX_",    "FLAGS_",  "NVCC_"};
+                                      "PYENV", "PIPX_",    "FLAGS_",  "NVCC_", "TRITON_"};
 
 // Even inside a kept family, a name that says it holds a credential is redacted.
 constexpr std::array kSecretWords = {"KEY",  "TOKEN",  "SECRET",  "PASSWORD", "PASSWD",    "CRED",
