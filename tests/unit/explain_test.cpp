@@ -1759,6 +1759,30 @@ TEST(Reasoning, TheFrameworksOwnSetupMessagesNameTheirCause) {
       {"Failed to query NVIDIA devices. Please ensure that the NVIDIA device files (/dev/nvidia*) "
        "exist, and that user 0 has read and write permissions for those files.",
        "driver.module_not_loaded"},
+      // A CUDA error inside NCCL is the CUDA error's cause.
+      {"ng30903:3063028:3066152 [3] include/alloc.h:185 NCCL WARN Failed to CUDA calloc 6291456 "
+       "bytes",
+       "memory.oom"},
+      // A PyTorch without NCCL: on Windows its builds have none, on Linux a CPU-only build.
+      {"D:\\Python39\\lib\\site-packages\\torch\\distributed\\distributed_c10d.py:613: "
+       "UserWarning: Attempted to get default timeout for nccl backend, but NCCL support is not "
+       "compiled",
+       "nccl.unavailable_on_windows"},
+      {"/home/u/.conda/envs/llama/lib/python3.12/site-packages/torch/distributed/"
+       "distributed_c10d.py:613: UserWarning: Attempted to get default timeout for nccl backend, "
+       "but NCCL support is not compiled",
+       "framework.cpu_only_build"},
+      {"Horovod build with GPU support was requested but this PyTorch installation does not "
+       "support CUDA.",
+       "framework.cpu_only_build"},
+      {"time=2025-12-01T13:07:07.769-08:00 level=WARN source=runner.go:501 msg=\"potentially "
+       "incompatible library detected in PATH\" location=C:\\WINDOWS\\SYSTEM32\\ggml-base.dll",
+       "lib.shadowed_copy"},
+      // Windows' own texts in Chinese.
+      {"PaddleOCR-2.6 GPU版本MFC运行报错：无法定位程序输入点dnnl_prelu_backward_desc_init于动态链接"
+       "库paddle_inference.dll上",
+       "lib.symbol_mismatch"},
+      {"nvidia-smi 不是内部或外部命令，也不是可运行的程序", "driver.missing"},
   };
   for (const auto& [line, cause] : lines) {
     const auto causes = explain_by_signatures(line + "\n");
