@@ -1783,6 +1783,9 @@ TEST(Reasoning, TheFrameworksOwnSetupMessagesNameTheirCause) {
        "库paddle_inference.dll上",
        "lib.symbol_mismatch"},
       {"nvidia-smi 不是内部或外部命令，也不是可运行的程序", "driver.missing"},
+      // FlashAttention's older spelling names the CUDA major alone.
+      {"RuntimeError: FlashAttention is only supported on CUDA 11 and above",
+       "cuda.version_mismatch"},
   };
   for (const auto& [line, cause] : lines) {
     const auto causes = explain_by_signatures(line + "\n");
