@@ -375,7 +375,7 @@ Result<bool> check_triton_libcuda(const CheckContext& context, std::vector<Findi
   if (!link.dirs.empty() && !link.unversioned.empty()) return true;
   std::vector<const PythonEnvFact*> envs;
   for (const auto& env : f.python_envs)
-    if (env.triton) envs.push_back(&env);
+    if (env.triton && env.triton->links_lcuda.value_or(false)) envs.push_back(&env);
   if (envs.empty()) return true;
   const TritonFact& triton = *envs.front()->triton;
   const std::string libcuda = *f.driver->libcuda;

@@ -214,7 +214,8 @@ struct JsonFields<TritonFact> {
   using T = TritonFact;
   static constexpr auto fields =
       std::make_tuple(json_field("package", &T::package), json_field("version", &T::version),
-                      json_field("c_compiler", &T::c_compiler), json_field("cc", &T::cc));
+                      json_field("c_compiler", &T::c_compiler), json_field("cc", &T::cc),
+                      json_field("links_lcuda", &T::links_lcuda));
 };
 
 template <>

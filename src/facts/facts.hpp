@@ -284,6 +284,10 @@ struct TritonFact {
   // bundled TinyCC, cl; else gcc, clang on PATH. Null: none.
   std::optional<std::string> c_compiler;
   std::optional<std::string> cc;  // CC's value when it names no program (a folder, a missing file)
+  // Whether its sources link the launcher with -lcuda, the unversioned libcuda.so (spelt
+  // libraries = ['cuda'] or "-lcuda"); Triton's main branch links libcuda.so.1 instead since its
+  // PR 8668 (issue 8667). Null: its sources were not found (triton-windows, another layout).
+  std::optional<bool> links_lcuda;
 };
 
 struct PythonEnvFact {

@@ -288,12 +288,29 @@ class PythonProbe {
 
   // ---- Triton's C compiler ---------------------------------------------------------------------
 
+  // Where Triton's sources build its launcher: backends/nvidia/driver.py (3.x), common/build.py
+  // (2.1, 2.2), compiler.py (2.0). The first found tells.
+  std::optional<bool> links_lcuda(const std::string& site) const {
+    for (const char* file :
+         {"triton/backends/nvidia/driver.py", "triton/common/build.py", "triton/compiler.py"}) {
+      const auto text = system_.read_text(paths::join(site, file));
+      if (!text) continue;
+      for (const char* spelling :
+           {"libraries = ['cuda']", "libraries = [\"cuda\"]", "'-lcuda'", "\"-lcuda\""}) {
+        if (text->find(spelling) != std::string::npos) return true;
+      }
+      return false;
+    }
+    return std::nullopt;
+  }
+
   void collect_triton(const std::vector<Distribution>& dists, PythonEnvFact& env) const {
     const auto it = std::find_if(dists.begin(), dists.end(), [](const Distribution& d) {
       return d.name == "triton" || d.name == "pytorch-triton" || d.name == "triton-windows";
     });
     if (it == dists.end()) return;
-    TritonFact t{it->name, it->version, std::nullopt, std::nullopt};
+    TritonFact t{it->name, it->version, std::nullopt, std::nullopt, std::nullopt};
+    t.links_lcuda = links_lcuda(it->site);
     if (const auto cc = system_.env("CC"); cc && !cc->empty()) {
       t.c_compiler = command_program(system_, facts_, *cc);
       if (!t.c_compiler) t.cc = *cc;
