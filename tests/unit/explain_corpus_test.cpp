@@ -36,6 +36,15 @@ std::vector<nlohmann::json> corpus() {
   return rows;
 }
 
+// The cases a corpus-wide test reads: all, or a sample under the sanitizers.
+std::vector<nlohmann::json> cases_under_test() {
+  std::vector<nlohmann::json> rows = corpus();
+  std::vector<nlohmann::json> picked;
+  for (size_t i = 0; i < rows.size(); ++i)
+    if (testing::sampled(i)) picked.push_back(std::move(rows[i]));
+  return picked;
+}
+
 const std::set<std::string>& taxonomy() {
   static const std::set<std::string> ids = [] {
     std::set<std::string> out;
@@ -165,7 +174,7 @@ std::set<std::string> wanted_of(const nlohmann::json& row) {
 TEST(ExplainCorpus, AccuracyOnDevAndHeldOut) {
   std::map<std::string, Score> scores;
   std::string misses;
-  for (const auto& row : corpus()) {
+  for (const auto& row : cases_under_test()) {
     const std::string primary = text_of(row, "primary");
     if (!taxonomy().count(primary)) continue;  // a cause the taxonomy does not have yet
     const auto causes = explain_case(row);
@@ -424,6 +433,7 @@ TEST(ExplainCorpus, AccuracyOnDevAndHeldOut) {
   // Triton threads; 0 of its 3 held-out right blind, nor the earlier held-out O019): 80.7 %/92.4 %
   // and 74.3 %/87.7 %. With Triton's two messages and ld's "cannot find -lcuda" as signatures all
   // ten cases are right first: 80.9 %/92.6 % and 74.7 %/88.1 %.
+  if (!testing::kEveryInput) return;
   EXPECT_GE(scores["dev"].share(scores["dev"].top1), 0.80) << misses;
   EXPECT_GE(scores["dev"].share(scores["dev"].top3), 0.92);
   EXPECT_GE(scores["heldout"].share(scores["heldout"].top1), 0.72);
@@ -458,7 +468,7 @@ std::pair<std::string, std::string> noise_for(const std::string& platform) {
 TEST(ExplainCorpus, NoiseAroundTheLogKeepsTheAnswer) {
   std::map<std::string, Score> plain, noisy;
   std::string moved;
-  for (const auto& row : corpus()) {
+  for (const auto& row : cases_under_test()) {
     const std::string primary = text_of(row, "primary");
     if (!taxonomy().count(primary)) continue;
     const auto [before, after] = noise_for(text_of(row, "platform"));
@@ -487,10 +497,12 @@ TEST(ExplainCorpus, NoiseAroundTheLogKeepsTheAnswer) {
   // line): held-out 693/850 at first, as they counted as error lines and as lines naming the
   // stack; a TensorFlow INFO line now counts as an error line only with an error word and a
   // word of the stack, and a short log is compared without them.
-  EXPECT_GE(noisy["dev"].top1, 1651u) << moved;
-  EXPECT_GE(noisy["dev"].top3, 1892u);
-  EXPECT_GE(noisy["heldout"].top1, 761u);
-  EXPECT_GE(noisy["heldout"].top3, 898u);
+  if (testing::kEveryInput) {
+    EXPECT_GE(noisy["dev"].top1, 1651u) << moved;
+    EXPECT_GE(noisy["dev"].top3, 1892u);
+    EXPECT_GE(noisy["heldout"].top1, 761u);
+    EXPECT_GE(noisy["heldout"].top3, 898u);
+  }
   // The noise alone is no error of the GPU stack.
   const auto [before, after] = noise_for("linux");
   EXPECT_TRUE(
@@ -504,7 +516,7 @@ TEST(ExplainCorpus, NoiseAroundTheLogKeepsTheAnswer) {
 TEST(ExplainCorpus, AnotherMachinesFactsLeaveTheAnswer) {
   const auto first = [](const std::vector<Cause>& c) { return c.empty() ? "nothing" : c[0].id; };
   std::map<std::string, std::string> without_facts;
-  for (const auto& row : corpus())
+  for (const auto& row : cases_under_test())
     without_facts[text_of(row, "id")] = first(explain_case(row));
   // A build server without a GPU (what CI runs on), and a Windows desktop with one.
   for (const char* scenario : {"linux_no_gpu_stub_toolkit", "windows10_gtx1060_tf21_all_green"}) {
@@ -516,7 +528,7 @@ TEST(ExplainCorpus, AnotherMachinesFactsLeaveTheAnswer) {
     ASSERT_TRUE(report) << scenario;
     std::map<std::string, size_t> states;
     std::string moved;
-    for (const auto& row : corpus()) {
+    for (const auto& row : cases_under_test()) {
       Collector collector(testing::signatures(), &reported_cases_for(row), text_of(row, "url"));
       auto read = read_log_text(
           text_of(row, "log"),
@@ -551,7 +563,7 @@ TEST(ExplainCorpus, AnotherMachinesFactsLeaveTheAnswer) {
 TEST(ExplainCorpus, NoExplanationSaysUnknown) {
   const std::string unknown = testing::messages().text("report.unknown_value");
   std::string said;
-  for (const auto& row : corpus()) {
+  for (const auto& row : cases_under_test()) {
     const auto causes = explain_case(row);
     for (size_t i = 0; i < std::min<size_t>(3, causes.size()); ++i) {
       std::string texts = causes[i].why;
