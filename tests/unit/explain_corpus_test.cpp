@@ -433,6 +433,11 @@ TEST(ExplainCorpus, AccuracyOnDevAndHeldOut) {
   // Triton threads; 0 of its 3 held-out right blind, nor the earlier held-out O019): 80.7 %/92.4 %
   // and 74.3 %/87.7 %. With Triton's two messages and ld's "cannot find -lcuda" as signatures all
   // ten cases are right first: 80.9 %/92.6 % and 74.7 %/88.1 %.
+  // memory.shm_too_small joins the taxonomy with round forty-seven (`YB`, 15 DataLoader and 3
+  // NCCL threads; 3 of its 3 held-out right blind), and 21 NCCL cases whose fix was a larger
+  // /dev/shm get it as their secondary (NCCL's failure stays primary, as shared/fixtures/explain
+  // labels it): 81.1 %/92.6 % and 74.7 %/87.9 % (dev 1671/1909 of 2061, held-out 766/901 of
+  // 1025), with the DataLoader's and NCCL's /dev/shm messages as signatures.
   if (!testing::kEveryInput) return;
   EXPECT_GE(scores["dev"].share(scores["dev"].top1), 0.80) << misses;
   EXPECT_GE(scores["dev"].share(scores["dev"].top3), 0.92);
@@ -440,10 +445,10 @@ TEST(ExplainCorpus, AccuracyOnDevAndHeldOut) {
   EXPECT_GE(scores["heldout"].share(scores["heldout"].top3), 0.87);
   // A share falls when hard cases join; the count of cases right never may: a signature change
   // that loses a case that passed fails here even when new cases hide it in the share.
-  EXPECT_GE(scores["dev"].top1, 1655u) << misses;
-  EXPECT_GE(scores["dev"].top3, 1894u);
-  EXPECT_GE(scores["heldout"].top1, 763u);
-  EXPECT_GE(scores["heldout"].top3, 900u);
+  EXPECT_GE(scores["dev"].top1, 1671u) << misses;
+  EXPECT_GE(scores["dev"].top3, 1909u);
+  EXPECT_GE(scores["heldout"].top1, 766u);
+  EXPECT_GE(scores["heldout"].top3, 901u);
 }
 
 // A log as users paste it: the error among the program's other output (pip, Python warnings,
@@ -497,11 +502,13 @@ TEST(ExplainCorpus, NoiseAroundTheLogKeepsTheAnswer) {
   // line): held-out 693/850 at first, as they counted as error lines and as lines naming the
   // stack; a TensorFlow INFO line now counts as an error line only with an error word and a
   // word of the stack, and a short log is compared without them.
+  // With round forty-seven and memory.shm_too_small as the NCCL cases' secondary: dev 1667/1907,
+  // held-out 764/899.
   if (testing::kEveryInput) {
-    EXPECT_GE(noisy["dev"].top1, 1651u) << moved;
-    EXPECT_GE(noisy["dev"].top3, 1892u);
-    EXPECT_GE(noisy["heldout"].top1, 761u);
-    EXPECT_GE(noisy["heldout"].top3, 898u);
+    EXPECT_GE(noisy["dev"].top1, 1667u) << moved;
+    EXPECT_GE(noisy["dev"].top3, 1907u);
+    EXPECT_GE(noisy["heldout"].top1, 764u);
+    EXPECT_GE(noisy["heldout"].top3, 899u);
   }
   // The noise alone is no error of the GPU stack.
   const auto [before, after] = noise_for("linux");

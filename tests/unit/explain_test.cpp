@@ -1839,6 +1839,52 @@ TEST(Reasoning, TritonsLibcudaMessagesNameTheMissingLink) {
   }
 }
 
+// A full or small /dev/shm in the words of PyTorch's and Paddle's DataLoader: that cause first.
+// In NCCL's words NCCL's failure comes first (shared/fixtures/explain labels it so) and the small
+// /dev/shm second, its remedy beside it. A /dev/shm the user may not write, and torch's "Too many
+// open files", are other causes.
+TEST(Reasoning, SharedMemoryMessagesNameTheSmallDevShm) {
+  for (const std::string line :
+       {"ERROR: Unexpected bus error encountered in worker. This might be caused by insufficient "
+        "shared memory (shm).",
+        "ERROR: Unexpected BUS error encountered in DataLoader worker. This might be caused by "
+        "insufficient shared memory (shm), please check whether use_shared_memory is set and "
+        "storage space in /dev/shm is enough",
+        "RuntimeError: DataLoader worker (pid 572) is killed by signal: Bus error. It is possible "
+        "that dataloader's workers are out of shared memory. Please try to raise your shared "
+        "memory limit.",
+        "RuntimeError: unable to write to file </torch_31911_952036340_6686>: No space left on "
+        "device (28)"}) {
+    const auto causes = explain_by_signatures(line + "\n");
+    ASSERT_FALSE(causes.empty()) << line;
+    EXPECT_EQ(causes.front().id, "memory.shm_too_small") << line;
+    EXPECT_FALSE(causes.front().similar) << line;
+  }
+  for (const std::string line :
+       {"include/shm.h:28 NCCL WARN Call to posix_fallocate failed : No space left on device",
+        "misc/shmutils.cc:128 NCCL WARN Error while creating shared memory segment "
+        "/dev/shm/nccl-97p6hH (size 9637888), error: No space left on device (28)",
+        "misc/shmutils.cc:87 NCCL WARN Error: failed to extend /dev/shm/nccl-gVcCAD to 9637892 "
+        "bytes, error: No space left on device (28)",
+        "0x00007f6b59544f3b in ncclShmOpen(char*, unsigned long, void**, void**, int, void**) () "
+        "from /usr/local/lib/python3.10/dist-packages/jaxlib/xla_extension.so"}) {
+    const auto causes = explain_by_signatures(line + "\n");
+    ASSERT_GE(causes.size(), 2u) << line;
+    EXPECT_EQ(causes[0].id, "nccl.error") << line;
+    EXPECT_EQ(causes[1].id, "memory.shm_too_small") << line;
+  }
+  const auto denied = explain_by_signatures(
+      "include/shm.h:27 NCCL WARN Call to shm_open failed : Permission denied\n"
+      "include/shm.h:48 NCCL WARN Error while creating shared memory segment "
+      "nccl-shm-recv-b7948f403864987a-0-3-0 (size 4460544)\n");
+  ASSERT_FALSE(denied.empty());
+  EXPECT_EQ(denied.front().id, "nccl.error");
+  for (const auto& c : explain_by_signatures(
+           "RuntimeError: unable to open shared memory object </torch_3150_1822069795> in "
+           "read-write mode: Too many open files (24)\n"))
+    EXPECT_TRUE(c.similar || c.id != "memory.shm_too_small") << c.id;
+}
+
 // Lines a healthy start prints that read like errors (data/harmless_log_lines.csv): alone they
 // resemble no reported case, and beside a real error they do not change its answer.
 TEST(Reasoning, HarmlessStartLinesAloneResembleNoReportedCase) {
