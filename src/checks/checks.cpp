@@ -63,6 +63,7 @@ const std::vector<Check>& all_checks() {
       {"conflicting_packages", check_conflicting_packages},
       {"log_level", check_log_level},
       {"long_paths", check_long_paths},
+      {"shm_size", check_shm_size},
   };
   return checks;
 }

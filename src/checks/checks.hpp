@@ -66,6 +66,7 @@ Summary summarize(const Facts& facts, const std::vector<Finding>& findings);
 
 Result<bool> check_log_level(const CheckContext& context, std::vector<Finding>& findings);
 Result<bool> check_long_paths(const CheckContext& context, std::vector<Finding>& findings);
+Result<bool> check_shm_size(const CheckContext& context, std::vector<Finding>& findings);
 Result<bool> check_gpu_and_driver(const CheckContext& context, std::vector<Finding>& findings);
 Result<bool> check_image_driver_libraries(const CheckContext& context,
                                           std::vector<Finding>& findings);

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <cstdint>
 #include <cstdlib>
 
 #include "checks/checks.hpp"
@@ -213,6 +214,31 @@ Result<bool> check_long_paths(const CheckContext& context, std::vector<Finding>&
   if (!finding) return finding.error();
   finding->evidence.push_back(context.text("os.long_paths_disabled.evidence"));
   finding->fix.push_back(context.text("os.long_paths_disabled.fix"));
+  findings.push_back(std::move(*finding));
+  return true;
+}
+
+// NVIDIA's framework containers warn at start when /dev/shm is Docker's default 64 MB and ask
+// for --shm-size=1g or --ipc=host: DataLoader workers hand batches over through it and NCCL keeps
+// its buffers there, and both fail with bus errors or "unhandled system error" when it fills.
+Result<bool> check_shm_size(const CheckContext& context, std::vector<Finding>& findings) {
+  constexpr std::int64_t kRecommendedShmBytes = std::int64_t{1} << 30;
+  const Facts& f = context.facts();
+  if (!f.os.container || !f.os.shm_bytes || *f.os.shm_bytes >= kRecommendedShmBytes) return true;
+  const std::int64_t mib = *f.os.shm_bytes / (1024 * 1024);
+  const kb::MessageArgs args = {
+      {"container", *f.os.container},
+      {"size", mib > 0 ? fmt::format("{} MB", mib) : fmt::format("{} KB", *f.os.shm_bytes / 1024)}};
+  auto finding = context.finding("memory.shm_too_small", Severity::warning,
+                                 "memory.shm_too_small.title", args);
+  if (!finding) return finding.error();
+  finding->evidence.push_back(context.text("memory.shm_too_small.evidence", args));
+  finding->fix.push_back(context.text(*f.os.container == "kubernetes"
+                                          ? "memory.shm_too_small.fix.kubernetes"
+                                          : "memory.shm_too_small.fix.docker",
+                                      args));
+  finding->fix.push_back(context.text("memory.shm_too_small.fix.meanwhile", args));
+  finding->details = {{"shm_bytes", std::to_string(*f.os.shm_bytes)}};
   findings.push_back(std::move(*finding));
   return true;
 }

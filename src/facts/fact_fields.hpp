@@ -17,7 +17,7 @@ struct JsonFields<OsFacts> {
       json_field("hostname", &T::hostname),
       json_field("long_paths_enabled", &T::long_paths_enabled),
       json_field("memory_integrity", &T::memory_integrity),
-      json_field("tdr_delay_s", &T::tdr_delay_s));
+      json_field("tdr_delay_s", &T::tdr_delay_s), json_field("shm_bytes", &T::shm_bytes));
 };
 
 template <>

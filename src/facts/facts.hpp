@@ -30,6 +30,9 @@ struct OsFacts {
   // Windows: seconds a WDDM GPU may take before Windows resets it (TDR); a kernel on a GPU that
   // drives a display must finish within it.
   std::optional<std::int64_t> tdr_delay_s;
+  // Linux: the size of the tmpfs at /dev/shm, from its mount's size= option (Docker's default is
+  // 64 MB); null where the mount sets none (the kernel's default, half the memory) or is no tmpfs.
+  std::optional<std::int64_t> shm_bytes;
 };
 
 struct EnvFacts {

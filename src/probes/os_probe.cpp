@@ -1,4 +1,6 @@
 // The os probe: family, distribution or Windows edition, kernel, architecture, WSL, container.
+#include <cstdint>
+#include <limits>
 #include <optional>
 #include <variant>
 
@@ -53,6 +55,26 @@ bool detect_wsl(const sys::System& system, const sys::HostInfo& host) {
   return release && text::contains_icase(*release, "microsoft");
 }
 
+// "65536k" and the like: a number with tmpfs's optional k, m or g.
+std::optional<std::int64_t> tmpfs_size(std::string_view value) {
+  std::int64_t unit = 1;
+  if (!value.empty()) {
+    const char suffix = static_cast<char>(value.back() | 0x20);
+    if (suffix == 'k' || suffix == 'm' || suffix == 'g') {
+      unit = suffix == 'k' ? 1024 : suffix == 'm' ? 1024 * 1024 : 1024 * 1024 * 1024;
+      value.remove_suffix(1);
+    }
+  }
+  if (value.empty() || value.size() > 15) return std::nullopt;
+  std::int64_t number = 0;
+  for (const char c : value) {
+    if (c < '0' || c > '9') return std::nullopt;
+    number = number * 10 + (c - '0');
+  }
+  if (number > std::numeric_limits<std::int64_t>::max() / unit) return std::nullopt;
+  return number * unit;
+}
+
 std::optional<std::string> detect_container(const sys::System& system, const sys::HostInfo& host) {
   if (host.container) return host.container;
   if (system.exists("/.dockerenv")) return "docker";
@@ -71,6 +93,24 @@ std::optional<std::string> detect_container(const sys::System& system, const sys
 }
 
 }  // namespace
+
+std::optional<std::int64_t> shm_size_of(std::string_view mountinfo) {
+  std::optional<std::int64_t> size;
+  for (const auto& line : text::split(mountinfo, '\n')) {
+    const auto points = mount_points(line);
+    if (points.empty() || points.front() != "/dev/shm") continue;
+    // After the optional fields: " - fstype source super_options".
+    const size_t dash = line.find(" - ");
+    const auto tail = dash == std::string::npos ? std::vector<std::string>()
+                                                : text::split(line.substr(dash + 3), ' ');
+    size.reset();  // a later mount over /dev/shm hides the earlier one
+    if (tail.size() < 3 || tail[0] != "tmpfs") continue;
+    for (const auto& option : text::split(tail[2], ',')) {
+      if (option.starts_with("size=")) size = tmpfs_size(std::string_view(option).substr(5));
+    }
+  }
+  return size;
+}
 
 std::vector<std::pair<std::string, std::string>> parse_os_release(std::string_view text) {
   std::vector<std::pair<std::string, std::string>> pairs;
@@ -182,6 +222,9 @@ void probe_os(const sys::System& system, const kb::Kb& kb, Facts& facts) {
   if (!os.name) os.name = host.os_name;
   os.wsl = detect_wsl(system, host);
   os.container = detect_container(system, host);
+  if (const auto mountinfo = system.read_text("/proc/self/mountinfo")) {
+    os.shm_bytes = shm_size_of(*mountinfo);
+  }
 }
 
 }  // namespace gpuvet::probes

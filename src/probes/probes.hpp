@@ -36,6 +36,10 @@ std::optional<std::string> nvidia_driver_from_windows(std::string_view windows_v
 // The mount points of a /proc/<pid>/mountinfo (its fifth field, octal escapes undone: "\040" is a
 // space), as the kernel lists them for the reading process's mount namespace.
 std::vector<std::string> mount_points(std::string_view mountinfo);
+// The size in bytes of the tmpfs mounted last at /dev/shm in a mountinfo, from its super options'
+// size= (the kernel writes it in KiB: "size=65536k"); nullopt where that mount has none (the
+// kernel's default, half the memory), is no tmpfs, or there is no such mount.
+std::optional<std::int64_t> shm_size_of(std::string_view mountinfo);
 // The driver's own versioned libraries, which the NVIDIA Container Toolkit mounts from the host
 // one file at a time: "libcuda.so.550.54.15", "libnvidia-ml.so.550.54.15"; not "libcuda.so.1".
 bool is_versioned_driver_library(std::string_view file);

@@ -85,13 +85,15 @@ void scrub_json(nlohmann::json& j, const PrivacyOptions& options) {
   }
 }
 
-// /proc/self/mountinfo: the driver probe asks only whether driver libraries are mounted; the other
-// lines name the user's volumes.
+// /proc/self/mountinfo: the driver probe asks only whether driver libraries are mounted and the
+// os probe how large /dev/shm is; the other lines name the user's volumes.
 std::string driver_mounts(const std::string& text) {
   std::string out;
   for (const auto& line : text::split(text, '\n')) {
     const auto points = mount_points(line);
-    if (!points.empty() && is_driver_mount(points.front())) out += line + "\n";
+    if (!points.empty() && (is_driver_mount(points.front()) || points.front() == "/dev/shm")) {
+      out += line + "\n";
+    }
   }
   return out;
 }

@@ -172,6 +172,42 @@ TEST(Mountinfo, MountPointsAreTheFifthFieldUnescaped) {
   EXPECT_EQ(points, (std::vector<std::string>{"/", "/workspace/my data\\x", "/trailing\\04"}));
 }
 
+TEST(Mountinfo, SharedMemorySizeIsThatOfTheLastTmpfsAtDevShm) {
+  const std::string docker =
+      "1193 1192 0:57 / /dev/shm rw,nosuid,nodev,noexec,relatime - tmpfs shm "
+      "rw,size=65536k,inode64\n";
+  EXPECT_EQ(shm_size_of("1190 1150 0:52 / / rw - overlay overlay rw,size=9k\n" + docker),
+            std::int64_t{64} << 20);
+  // --ipc=host: the host's tmpfs, no size= (the kernel's default, half the memory).
+  EXPECT_FALSE(shm_size_of("40 23 0:25 / /dev/shm rw,nosuid,nodev shared:4 - tmpfs tmpfs rw\n"));
+  // A later mount over /dev/shm hides the earlier one, whichever way.
+  EXPECT_EQ(shm_size_of(docker + "1300 1193 0:60 / /dev/shm rw - tmpfs tmpfs rw,size=8g\n"),
+            std::int64_t{8} << 30);
+  EXPECT_FALSE(shm_size_of(docker + "1300 1193 0:60 / /dev/shm rw - tmpfs tmpfs rw,mode=1777\n"));
+  EXPECT_FALSE(shm_size_of(docker + "1300 1193 259:2 /big /dev/shm rw - ext4 /dev/sda1 rw\n"));
+  // Optional fields before the separator; a size without a suffix is in bytes.
+  EXPECT_EQ(shm_size_of("7 1 0:5 / /dev/shm rw master:1 shared:2 - tmpfs none rw,size=1048576\n"),
+            1048576);
+  // Not /dev/shm, malformed, absurd: nothing.
+  EXPECT_FALSE(shm_size_of("7 1 0:5 / /dev/shm2 rw - tmpfs none rw,size=64k\n"));
+  EXPECT_FALSE(shm_size_of("7 1 0:5 / /dev/shm rw tmpfs none rw,size=64k\n"));
+  EXPECT_FALSE(shm_size_of("7 1 0:5 / /dev/shm rw - tmpfs none rw,size=k\n"));
+  EXPECT_FALSE(shm_size_of("7 1 0:5 / /dev/shm rw - tmpfs none rw,size=99999999999999g\n"));
+  EXPECT_FALSE(shm_size_of("7 1 0:5 / /dev/shm rw - tmpfs none rw,size=12%\n"));
+  EXPECT_FALSE(shm_size_of(""));
+}
+
+TEST(OsProbe, SharedMemorySizeFromTheMountTable) {
+  const Facts f = probe(testing::linux_snapshot(
+      {{"files",
+        {{"/.dockerenv", {{"text", ""}}},
+         {"/proc/self/mountinfo",
+          {{"text", "1193 1192 0:57 / /dev/shm rw - tmpfs shm rw,size=65536k,inode64\n"}}}}}}));
+  EXPECT_EQ(f.os.container, "docker");
+  EXPECT_EQ(f.os.shm_bytes, std::int64_t{64} << 20);
+  EXPECT_FALSE(probe(testing::linux_snapshot()).os.shm_bytes);  // not recorded: unknown
+}
+
 TEST(Mountinfo, DriverLibrariesAndTheirDirectoriesAreWhatTheProbeAsksAbout) {
   EXPECT_TRUE(is_versioned_driver_library("libcuda.so.550.54.15"));
   EXPECT_TRUE(is_versioned_driver_library("libnvidia-ml.so.535.104.05"));

@@ -105,15 +105,18 @@ TEST(CondaChannel, CredentialsAreNoPartOfTheName) {
   EXPECT_EQ(python::conda_channel(R"({"channel": "t/<redacted>/pytorch"})"), "pytorch");
 }
 
-TEST(PrivateSnapshot, MountinfoKeepsTheDriverMountsOnly) {
+TEST(PrivateSnapshot, MountinfoKeepsTheDriverMountsAndSharedMemoryOnly) {
   const std::string mountinfo =
       "1190 1150 0:52 / / rw - overlay overlay rw,lowerdir=/var/lib/docker/overlay2/l/A\n"
+      "1193 1192 0:57 / /dev/shm rw,nosuid - tmpfs shm rw,size=65536k,inode64\n"
       "1200 1190 259:2 /home/alice/secret-project /workspace/secret\\040project rw - ext4 "
       "/dev/nvme0n1p2 rw\n"
       "1205 1190 259:2 /usr/lib/x86_64-linux-gnu/libcuda.so.550.54.15 "
       "/usr/lib/x86_64-linux-gnu/libcuda.so.550.54.15 ro - ext4 /dev/nvme0n1p2 rw\n"
-      "1206 1190 259:2 /opt/drivers /usr/local/nvidia ro - ext4 /dev/nvme0n1p2 rw\n";
+      "1206 1190 259:2 /opt/drivers /usr/local/nvidia ro - ext4 /dev/nvme0n1p2 rw\n"
+      "1207 1190 0:58 / /dev/shm/alice\\040notes rw - tmpfs tmpfs rw\n";
   EXPECT_EQ(probes::keep_what_probes_read("/proc/self/mountinfo", mountinfo),
+            "1193 1192 0:57 / /dev/shm rw,nosuid - tmpfs shm rw,size=65536k,inode64\n"
             "1205 1190 259:2 /usr/lib/x86_64-linux-gnu/libcuda.so.550.54.15 "
             "/usr/lib/x86_64-linux-gnu/libcuda.so.550.54.15 ro - ext4 /dev/nvme0n1p2 rw\n"
             "1206 1190 259:2 /opt/drivers /usr/local/nvidia ro - ext4 /dev/nvme0n1p2 rw\n");
