@@ -26,10 +26,13 @@ wineserver=/usr/lib/wine/wineserver64
 # Stops only this prefix's server (never anything by name).
 stop_wine() { "$wineserver" -k 2>/dev/null || true; }
 trap stop_wine EXIT
-# A persistent server and Wine's services, started while the build runs. Their output goes to a
-# file: services inherit it, and a test's pipe held open by them would keep ctest waiting.
+# A persistent server, Wine's services and its desktop (explorer.exe /desktop), started while the
+# build runs. Their output goes to a file: they inherit it, and a test's pipe held open by them
+# keeps ctest waiting (the first window message a test sends, gpuvet fix's WM_SETTINGCHANGE,
+# would otherwise start the desktop with that test's pipe: 300 s lost to ctest's timeout).
 mkdir -p "$WINEPREFIX"
-( "$wineserver" -p && "$wine" wineboot --init ) </dev/null >"$build/wineboot.log" 2>&1 &
+( "$wineserver" -p && "$wine" wineboot --init && { "$wine" explorer.exe /desktop & } ) \
+  </dev/null >"$build/wineboot.log" 2>&1 &
 boot=$!
 
 cmake --preset windows >/dev/null
