@@ -216,26 +216,12 @@ Result<bool> write_registry_text(const std::string& key, const std::string& name
   return true;
 }
 
-namespace {
-
-DWORD WINAPI broadcast_environment_change(LPVOID) {
+// Explorer reads the saved environment again on WM_SETTINGCHANGE "Environment"; a hung window
+// must not hold gpuvet, hence the timeout.
+void announce_environment_change() {
   DWORD_PTR result = 0;
   SendMessageTimeoutW(HWND_BROADCAST, WM_SETTINGCHANGE, 0, reinterpret_cast<LPARAM>(L"Environment"),
                       SMTO_ABORTIFHUNG, 5000, &result);
-  return 0;
-}
-
-}  // namespace
-
-// Explorer reads the saved environment again on WM_SETTINGCHANGE "Environment". A broadcast's
-// timeout holds for each window in turn, so slow windows add up (five minutes once under Wine):
-// it runs on a thread of its own that gpuvet waits for five seconds in all, then leaves to finish
-// or to end with the process.
-void announce_environment_change() {
-  HANDLE thread = CreateThread(nullptr, 0, broadcast_environment_change, nullptr, 0, nullptr);
-  if (!thread) return;
-  WaitForSingleObject(thread, 5000);
-  CloseHandle(thread);
 }
 
 }  // namespace gpuvet::fix
