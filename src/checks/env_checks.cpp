@@ -226,9 +226,9 @@ Result<bool> check_shm_size(const CheckContext& context, std::vector<Finding>& f
   const Facts& f = context.facts();
   if (!f.os.container || !f.os.shm_bytes || *f.os.shm_bytes >= kRecommendedShmBytes) return true;
   const std::int64_t mib = *f.os.shm_bytes / (1024 * 1024);
-  const kb::MessageArgs args = {
-      {"container", *f.os.container},
-      {"size", mib > 0 ? fmt::format("{} MB", mib) : fmt::format("{} KB", *f.os.shm_bytes / 1024)}};
+  const kb::MessageArgs args = {{"container", *f.os.container},
+                                {"size", mib > 0 ? fmt::format("{} MiB", mib)
+                                                 : fmt::format("{} KiB", *f.os.shm_bytes / 1024)}};
   auto finding = context.finding("memory.shm_too_small", Severity::warning,
                                  "memory.shm_too_small.title", args);
   if (!finding) return finding.error();
