@@ -437,7 +437,11 @@ TEST(ExplainCorpus, AccuracyOnDevAndHeldOut) {
   // NCCL threads; 3 of its 3 held-out right blind), and 21 NCCL cases whose fix was a larger
   // /dev/shm get it as their secondary (NCCL's failure stays primary, as shared/fixtures/explain
   // labels it): 81.1 %/92.6 % and 74.7 %/87.9 % (dev 1671/1909 of 2061, held-out 766/901 of
-  // 1025), with the DataLoader's and NCCL's /dev/shm messages as signatures.
+  // 1025), with the DataLoader's and NCCL's /dev/shm messages as signatures. Round forty-eight
+  // (`YC`, 20 Chinese threads, and `YE`, 20 threads of 2025-2026; 5 of its 10 held-out right
+  // blind, 8 in the top three) with a driver API entry point missing from libcuda as a signature
+  // and the `also` lists reordered by the dev threads: 81.0 %/92.6 % and 74.7 %/87.8 % (dev
+  // 1685/1926 of 2081, held-out 773/909 of 1035).
   if (!testing::kEveryInput) return;
   EXPECT_GE(scores["dev"].share(scores["dev"].top1), 0.80) << misses;
   EXPECT_GE(scores["dev"].share(scores["dev"].top3), 0.92);
@@ -445,10 +449,10 @@ TEST(ExplainCorpus, AccuracyOnDevAndHeldOut) {
   EXPECT_GE(scores["heldout"].share(scores["heldout"].top3), 0.87);
   // A share falls when hard cases join; the count of cases right never may: a signature change
   // that loses a case that passed fails here even when new cases hide it in the share.
-  EXPECT_GE(scores["dev"].top1, 1671u) << misses;
-  EXPECT_GE(scores["dev"].top3, 1909u);
-  EXPECT_GE(scores["heldout"].top1, 766u);
-  EXPECT_GE(scores["heldout"].top3, 901u);
+  EXPECT_GE(scores["dev"].top1, 1685u) << misses;
+  EXPECT_GE(scores["dev"].top3, 1926u);
+  EXPECT_GE(scores["heldout"].top1, 773u);
+  EXPECT_GE(scores["heldout"].top3, 909u);
 }
 
 // A log as users paste it: the error among the program's other output (pip, Python warnings,
@@ -503,12 +507,12 @@ TEST(ExplainCorpus, NoiseAroundTheLogKeepsTheAnswer) {
   // stack; a TensorFlow INFO line now counts as an error line only with an error word and a
   // word of the stack, and a short log is compared without them.
   // With round forty-seven and memory.shm_too_small as the NCCL cases' secondary: dev 1667/1907,
-  // held-out 764/899.
+  // held-out 764/899. With round forty-eight: dev 1681/1924, held-out 771/907.
   if (testing::kEveryInput) {
-    EXPECT_GE(noisy["dev"].top1, 1667u) << moved;
-    EXPECT_GE(noisy["dev"].top3, 1907u);
-    EXPECT_GE(noisy["heldout"].top1, 764u);
-    EXPECT_GE(noisy["heldout"].top3, 899u);
+    EXPECT_GE(noisy["dev"].top1, 1681u) << moved;
+    EXPECT_GE(noisy["dev"].top3, 1924u);
+    EXPECT_GE(noisy["heldout"].top1, 771u);
+    EXPECT_GE(noisy["heldout"].top3, 907u);
   }
   // The noise alone is no error of the GPU stack.
   const auto [before, after] = noise_for("linux");
