@@ -441,7 +441,11 @@ TEST(ExplainCorpus, AccuracyOnDevAndHeldOut) {
   // (`YC`, 20 Chinese threads, and `YE`, 20 threads of 2025-2026; 5 of its 10 held-out right
   // blind, 8 in the top three) with a driver API entry point missing from libcuda as a signature
   // and the `also` lists reordered by the dev threads: 81.0 %/92.6 % and 74.7 %/87.8 % (dev
-  // 1685/1926 of 2081, held-out 773/909 of 1035).
+  // 1685/1926 of 2081, held-out 773/909 of 1035). cuda.toolkit_removed_api joins the taxonomy
+  // with the round's `YF` (11 threads of code that a newer toolkit no longer compiles, with its
+  // four `YE` cases; 1 of the 3 held-out right first blind, 2 in the top three) and four
+  // signatures written from the dev threads: 81.1 %/92.7 % and 74.7 %/88.0 % (dev 1698/1940 of
+  // 2093, held-out 775/913 of 1038).
   if (!testing::kEveryInput) return;
   EXPECT_GE(scores["dev"].share(scores["dev"].top1), 0.80) << misses;
   EXPECT_GE(scores["dev"].share(scores["dev"].top3), 0.92);
@@ -449,10 +453,10 @@ TEST(ExplainCorpus, AccuracyOnDevAndHeldOut) {
   EXPECT_GE(scores["heldout"].share(scores["heldout"].top3), 0.87);
   // A share falls when hard cases join; the count of cases right never may: a signature change
   // that loses a case that passed fails here even when new cases hide it in the share.
-  EXPECT_GE(scores["dev"].top1, 1685u) << misses;
-  EXPECT_GE(scores["dev"].top3, 1926u);
-  EXPECT_GE(scores["heldout"].top1, 773u);
-  EXPECT_GE(scores["heldout"].top3, 909u);
+  EXPECT_GE(scores["dev"].top1, 1698u) << misses;
+  EXPECT_GE(scores["dev"].top3, 1940u);
+  EXPECT_GE(scores["heldout"].top1, 775u);
+  EXPECT_GE(scores["heldout"].top3, 913u);
 }
 
 // A log as users paste it: the error among the program's other output (pip, Python warnings,
@@ -507,12 +511,13 @@ TEST(ExplainCorpus, NoiseAroundTheLogKeepsTheAnswer) {
   // stack; a TensorFlow INFO line now counts as an error line only with an error word and a
   // word of the stack, and a short log is compared without them.
   // With round forty-seven and memory.shm_too_small as the NCCL cases' secondary: dev 1667/1907,
-  // held-out 764/899. With round forty-eight: dev 1681/1924, held-out 771/907.
+  // held-out 764/899. With round forty-eight: dev 1681/1924, held-out 771/907;
+  // with cuda.toolkit_removed_api: dev 1694/1938, held-out 773/911.
   if (testing::kEveryInput) {
-    EXPECT_GE(noisy["dev"].top1, 1681u) << moved;
-    EXPECT_GE(noisy["dev"].top3, 1924u);
-    EXPECT_GE(noisy["heldout"].top1, 771u);
-    EXPECT_GE(noisy["heldout"].top3, 907u);
+    EXPECT_GE(noisy["dev"].top1, 1694u) << moved;
+    EXPECT_GE(noisy["dev"].top3, 1938u);
+    EXPECT_GE(noisy["heldout"].top1, 773u);
+    EXPECT_GE(noisy["heldout"].top3, 911u);
   }
   // The noise alone is no error of the GPU stack.
   const auto [before, after] = noise_for("linux");

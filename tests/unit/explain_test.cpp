@@ -1925,5 +1925,65 @@ TEST(Reasoning, HarmlessStartLinesAloneResembleNoReportedCase) {
   EXPECT_TRUE(
       is_error_line("E cuda_dnn.cc:9261] Unable to register cuDNN factory: cuDNN not found"));
 }
+// Code that no longer compiles because the toolkit removed an API it uses: each toolkit's own
+// removal is named with the API the compiler refused, in nvcc's, GCC's and MSVC's words.
+TEST(Reasoning, RemovedToolkitApisNameTheApiTheCompilerRefused) {
+  const std::vector<std::pair<std::string, std::string>> refused = {
+      {"src/vapoursynthPlugin.cpp(45): error: class \"cudaDeviceProp\" has no member "
+       "\"clockRate\"",
+       "clockRate"},
+      {"interface.cpp:444:22: error: 'struct cudaDeviceProp' has no member named "
+       "'memoryClockRate'",
+       "memoryClockRate"},
+      {"find_cudadevices.cpp(118): error C2039: 'computeMode': is not a member of "
+       "'cudaDeviceProp'",
+       "computeMode"},
+      {"atlas.cu(329): error: namespace \"cub\" has no member \"Sum\"", "Sum"},
+      {"error: namespace \"thrust\" has no member class \"unary_function\"", "unary_function"},
+      {"src/kernels.cuh(360): error: identifier \"cudaBindTexture\" is undefined",
+       "cudaBindTexture"},
+      {"SparseCUDABlas.cu(112): error: identifier \"cusparseScsrmm2\" is undefined",
+       "cusparseScsrmm2"}};
+  for (const auto& [line, api] : refused) {
+    const auto causes = explain_by_signatures(line + "\n");
+    ASSERT_FALSE(causes.empty()) << line;
+    EXPECT_EQ(causes.front().id, "cuda.toolkit_removed_api") << line;
+    EXPECT_EQ(causes.front().captures.count("symbol") ? causes.front().captures.at("symbol") : "",
+              api)
+        << line;
+  }
+  const auto template_gone =
+      explain_by_signatures("geometryTransform.cu(180): error: texture is not a template\n");
+  ASSERT_FALSE(template_gone.empty());
+  EXPECT_EQ(template_gone.front().id, "cuda.toolkit_removed_api");
+  // What a missing include or a typo says in the same words is no removal.
+  for (const std::string line :
+       {"error: namespace \"cub\" has no member \"DeviceRadixSort\"",
+        "error: class \"cudaPointerAttributes\" has no member \"memoryType\"",
+        "error: identifier \"cudaCreateTextureObject\" is undefined",
+        "error: identifier \"cusparseSpMV\" is undefined"}) {
+    for (const auto& c : explain_by_signatures(line + "\n"))
+      EXPECT_TRUE(c.similar || c.id != "cuda.toolkit_removed_api") << line;
+  }
+}
+
+// An entry point of the CUDA driver API (cu + a capital letter) missing at load time is a driver
+// older than the code's CUDA; the runtime's cuda… and the libraries' symbols are not.
+TEST(Reasoning, AMissingDriverApiEntryPointIsADriverTooOld) {
+  const auto causes = explain_by_signatures(
+      "ImportError: /usr/local/lib/python3.10/dist-packages/sgl_kernel/common_ops.abi3.so: "
+      "undefined symbol: cuGreenCtxDestroy\n");
+  ASSERT_FALSE(causes.empty());
+  EXPECT_EQ(causes.front().id, "driver.too_old");
+  EXPECT_EQ(causes.front().captures.at("symbol"), "cuGreenCtxDestroy");
+  for (const std::string line :
+       {"ImportError: libtorch_cuda.so: undefined symbol: cudaGraphInstantiateWithFlags",
+        "OSError: libcublas.so.11: undefined symbol: cublasLtGetStatusString, version "
+        "libcublasLt.so.11"}) {
+    const auto other = explain_by_signatures(line + "\n");
+    ASSERT_FALSE(other.empty()) << line;
+    EXPECT_NE(other.front().id, "driver.too_old") << line;
+  }
+}
 }  // namespace
 }  // namespace gpuvet::explain
