@@ -595,9 +595,9 @@ std::string dotted_cudnn_version(const std::string& value) {
 
 const std::vector<std::string>& capture_names() {
   static const std::vector<std::string> names = {
-      "lib",     "cuda",  "cudnn",    "loaded", "compiled", "found",  "symbol",
-      "cc",      "min",   "package",  "other",  "ordinal",  "status", "dll",
-      "version", "until", "required", "names",  "log",      "plan"};
+      "lib",      "cuda",    "cudnn", "loaded",  "compiled", "found", "symbol",  "cc",
+      "min",      "package", "other", "ordinal", "status",   "dll",   "version", "until",
+      "required", "names",   "log",   "plan",    "variable", "value"};
   return names;
 }
 

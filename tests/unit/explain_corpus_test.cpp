@@ -463,7 +463,16 @@ TEST(ExplainCorpus, AccuracyOnDevAndHeldOut) {
   // with the round's `YF` (11 threads of code that a newer toolkit no longer compiles, with its
   // four `YE` cases; 1 of the 3 held-out right first blind, 2 in the top three) and four
   // signatures written from the dev threads: 81.1 %/92.7 % and 74.7 %/88.0 % (dev 1698/1940 of
-  // 2093, held-out 775/913 of 1038).
+  // 2093, held-out 775/913 of 1038). Round forty-nine (`YH`, 17 threads of the tools the corpus
+  // had least of, `YI`, 20 of Windows and Chinese users; 5 of its 7 held-out right blind, 5 in
+  // the top three), with seven NCCL and Ollama threads whose fix came from the lines a higher
+  // log level showed given env.log_level_hides_errors as their secondary: 80.8 %/92.4 % and
+  // 74.7 %/87.7 % (dev 1711/1957 of 2117, held-out 781/916 of 1045). The round's dev cases
+  // relearnt the classifier: in held-out c068 and VC002 lost their top three, T005 and HA012
+  // rose to first place (all four answered by reported cases). Signatures from its dev part (cl
+  // not found by `where cl`, cuDNN ops with no kernel in a TensorFlow without a GPU, a TensorFlow
+  // device plugin built for another release, a log's own hint to raise its level): 81.0 %/92.6 %
+  // (dev 1714/1960), held-out unchanged.
   if (!testing::kEveryInput) return;
   EXPECT_GE(scores["dev"].share(scores["dev"].top1), 0.80) << misses;
   EXPECT_GE(scores["dev"].share(scores["dev"].top3), 0.92);
@@ -471,10 +480,10 @@ TEST(ExplainCorpus, AccuracyOnDevAndHeldOut) {
   EXPECT_GE(scores["heldout"].share(scores["heldout"].top3), 0.87);
   // A share falls when hard cases join; the count of cases right never may: a signature change
   // that loses a case that passed fails here even when new cases hide it in the share.
-  EXPECT_GE(scores["dev"].top1, 1698u) << misses;
-  EXPECT_GE(scores["dev"].top3, 1940u);
-  EXPECT_GE(scores["heldout"].top1, 775u);
-  EXPECT_GE(scores["heldout"].top3, 913u);
+  EXPECT_GE(scores["dev"].top1, 1714u) << misses;
+  EXPECT_GE(scores["dev"].top3, 1960u);
+  EXPECT_GE(scores["heldout"].top1, 781u);
+  EXPECT_GE(scores["heldout"].top3, 916u);
 }
 
 // A log as users paste it: the error among the program's other output (pip, Python warnings,
@@ -530,12 +539,13 @@ TEST(ExplainCorpus, NoiseAroundTheLogKeepsTheAnswer) {
   // word of the stack, and a short log is compared without them.
   // With round forty-seven and memory.shm_too_small as the NCCL cases' secondary: dev 1667/1907,
   // held-out 764/899. With round forty-eight: dev 1681/1924, held-out 771/907;
-  // with cuda.toolkit_removed_api: dev 1694/1938, held-out 773/911.
+  // with cuda.toolkit_removed_api: dev 1694/1938, held-out 773/911. With round forty-nine and
+  // its signatures: dev 1710/1958, held-out 779/914.
   if (testing::kEveryInput) {
-    EXPECT_GE(noisy["dev"].top1, 1694u) << moved;
-    EXPECT_GE(noisy["dev"].top3, 1938u);
-    EXPECT_GE(noisy["heldout"].top1, 773u);
-    EXPECT_GE(noisy["heldout"].top3, 911u);
+    EXPECT_GE(noisy["dev"].top1, 1710u) << moved;
+    EXPECT_GE(noisy["dev"].top3, 1958u);
+    EXPECT_GE(noisy["heldout"].top1, 779u);
+    EXPECT_GE(noisy["heldout"].top3, 914u);
   }
   // The noise alone is no error of the GPU stack.
   const auto [before, after] = noise_for("linux");

@@ -1987,5 +1987,61 @@ TEST(Reasoning, AMissingDriverApiEntryPointIsADriverTooOld) {
     EXPECT_NE(other.front().id, "driver.too_old") << line;
   }
 }
+// A log that says its own detail is hidden names the setting that shows it; the cause stays the
+// failure the line reports, and the log level comes after it.
+TEST(Reasoning, ALogThatHidesItsDetailNamesTheSettingThatShowsIt) {
+  const auto causes = explain_by_signatures(
+      "RuntimeError: NCCL error: unhandled system error (run with NCCL_DEBUG=INFO for details)\n");
+  ASSERT_FALSE(causes.empty());
+  EXPECT_EQ(causes.front().id, "nccl.error");
+  const auto hidden = std::find_if(causes.begin(), causes.end(), [](const Cause& c) {
+    return c.id == "env.log_level_hides_errors";
+  });
+  ASSERT_NE(hidden, causes.end());
+  EXPECT_NE(hidden->why.find("NCCL_DEBUG=INFO"), std::string::npos) << hidden->why;
+  ASSERT_FALSE(hidden->fix.empty());
+  EXPECT_NE(hidden->fix.front().find("NCCL_DEBUG=INFO"), std::string::npos) << hidden->fix.front();
+
+  const auto jax = explain_by_signatures(
+      "WARNING:absl:No GPU/TPU found, falling back to CPU. (Set TF_CPP_MIN_LOG_LEVEL=0 and rerun "
+      "for more info.)\n");
+  const auto jax_hidden = std::find_if(
+      jax.begin(), jax.end(), [](const Cause& c) { return c.id == "env.log_level_hides_errors"; });
+  ASSERT_NE(jax_hidden, jax.end());
+  EXPECT_NE(jax_hidden->why.find("TF_CPP_MIN_LOG_LEVEL=0"), std::string::npos) << jax_hidden->why;
+  // NCCL echoing the setting it was given hides nothing.
+  for (const auto& c : explain_by_signatures("NCCL INFO NCCL_DEBUG set by environment to INFO.\n"))
+    EXPECT_NE(c.id, "env.log_level_hides_errors");
+}
+
+// The compiler checks of PyTorch's extension builder on Windows, and TensorFlow's cuDNN ops and
+// device plugins, each name the cause behind them.
+TEST(Reasoning, WindowsCompilerAndTensorFlowDeviceMessagesNameTheirCause) {
+  const auto first_of = [](const std::string& line) {
+    const auto causes = explain_by_signatures(line + "\n");
+    return causes.empty() ? std::string("nothing") : causes.front().id;
+  };
+  EXPECT_EQ(first_of("subprocess.CalledProcessError: Command '['where', 'cl']' returned non-zero "
+                     "exit status 1."),
+            "build.c_compiler_missing");
+  EXPECT_EQ(first_of("UserWarning: Error checking compiler version for cl: [WinError 2] The system "
+                     "cannot find the file specified"),
+            "build.c_compiler_missing");
+  EXPECT_EQ(first_of("InvalidArgumentError: No OpKernel was registered to support Op "
+                     "'CudnnRNNCanonicalToParams' used by node lstm/CudnnRNNCanonicalToParams"),
+            "framework.cpu_only_build");
+  EXPECT_NE(
+      first_of("No OpKernel was registered to support Op 'SparseSoftmaxCrossEntropyWithLogits' "
+               "with these attrs."),
+      "framework.cpu_only_build");
+  const auto plugin = explain_by_signatures(
+      "tensorflow.python.framework.errors_impl.NotFoundError: dlopen(/Users/me/venv/lib/python3.9/"
+      "site-packages/tensorflow-plugins/libmetal_plugin.dylib, 0x0006): Symbol not found: "
+      "_TF_AssignUpdateVariable\n");
+  ASSERT_FALSE(plugin.empty());
+  EXPECT_EQ(plugin.front().id, "framework.extension_mismatch");
+  EXPECT_NE(plugin.front().why.find("libmetal_plugin.dylib"), std::string::npos)
+      << plugin.front().why;
+}
 }  // namespace
 }  // namespace gpuvet::explain
