@@ -929,6 +929,7 @@ std::set<size_t> Collector::match(size_t line_number, std::string_view line,
       record_fact(sig, line_number, line, hit.captures);
     } else if (sig.weight < best) {
       add_alternative(sig.cause, sig, kAlternativeShare, line_number, line, hit.captures);
+      alternatives_[sig.cause].named_less_specifically = true;
     } else {
       Cause& cause = by_cause_[sig.cause];
       if (cause.id.empty()) {
@@ -1117,6 +1118,7 @@ std::vector<Cause> reason(std::vector<Cause> causes, const kb::Kb& kb, const kb:
     into.confidence = std::max(into.confidence, c.confidence);
     into.symptom_only = into.symptom_only && c.symptom_only;
     into.alternative = into.alternative && c.alternative;
+    into.named_less_specifically = into.named_less_specifically || c.named_less_specifically;
     into.first_line = std::min(into.first_line, c.first_line);
     for (auto& e : c.evidence) {
       const bool known = std::any_of(into.evidence.begin(), into.evidence.end(),
@@ -1151,7 +1153,10 @@ std::vector<Cause> reason(std::vector<Cause> causes, const kb::Kb& kb, const kb:
   for (auto& c : causes) {
     const Finding* finding = finding_of(c.id, machine);
     c.why = explanation_text(c, "why", m);
-    if (c.alternative) c.why += " " + m.text("explain.alternative");
+    if (c.alternative) {
+      c.why += " " + m.text(c.named_less_specifically ? "explain.alternative.less_specific"
+                                                      : "explain.alternative");
+    }
     if (c.similar) {
       // Ranked by the classifier, a cause may have no case among the nearest few.
       c.why += " " + (c.similar_votes

@@ -37,6 +37,9 @@ struct Cause {
   bool symptom_only = true;  // every signature that matched is a symptom of something else
   // No line names it: threads with the same message resolved to it (a signature's `also`).
   bool alternative = false;
+  // An alternative that a line does name, by a signature less specific than another the same
+  // line matches (NCCL's hint to rerun with NCCL_DEBUG=INFO beside its "unhandled system error").
+  bool named_less_specifically = false;
   // The log's platform is one where this cause cannot happen.
   bool off_platform = false;
   size_t first_line = 0;

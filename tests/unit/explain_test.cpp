@@ -1999,6 +1999,14 @@ TEST(Reasoning, ALogThatHidesItsDetailNamesTheSettingThatShowsIt) {
   });
   ASSERT_NE(hidden, causes.end());
   EXPECT_NE(hidden->why.find("NCCL_DEBUG=INFO"), std::string::npos) << hidden->why;
+  // The line names it, less specifically: not a cause only other threads found.
+  EXPECT_TRUE(hidden->alternative);
+  EXPECT_TRUE(hidden->named_less_specifically);
+  for (const auto& c : causes) {
+    if (c.alternative && c.signatures.size() == 1 && c.signatures.front() != "log_detail_hidden") {
+      EXPECT_FALSE(c.named_less_specifically) << c.id;
+    }
+  }
   ASSERT_FALSE(hidden->fix.empty());
   EXPECT_NE(hidden->fix.front().find("NCCL_DEBUG=INFO"), std::string::npos) << hidden->fix.front();
 
