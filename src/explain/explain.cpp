@@ -512,19 +512,44 @@ void name_architectures_of_the_past(std::vector<Cause>& causes, const kb::Kb& kb
   if (std::none_of(causes.begin(), causes.end(), refused)) return;
   const std::string previous = previous_toolkit_major(kb);
   if (previous.empty()) return;
+  std::vector<Cause> dropped_by_newest;
   for (auto& c : causes) {
     if (!refused(c)) continue;
     const std::string cc = c.captures.at("cc");
     auto range = kb::cuda_range_for_cc(kb, cc);
     const bool last_known = range && !range->dropped_in.empty() && version::is_dotted(range->to) &&
                             version::compare(version::major(range->to), previous) < 0;
-    if (!last_known && !below_every_toolkit_since(kb, cc, previous)) continue;
+    if (!last_known && !below_every_toolkit_since(kb, cc, previous)) {
+      if (range && !range->dropped_in.empty()) dropped_by_newest.push_back(c);
+      continue;
+    }
     // The rule goes first among the signatures: the JSON says what named the cause, and the
     // message names the last toolkit where one is known.
     c.id = "cuda.toolkit_dropped_arch";
     c.signatures.insert(c.signatures.begin(),
                         last_known ? "nvcc_arch_of_the_past" : "nvcc_arch_dropped");
     if (last_known) c.captures.emplace("until", range->to);
+  }
+  // An architecture only the newest major dropped (compute_50 under CUDA 13) is refused as well by
+  // a toolkit older than the GPU (compute_61 under CUDA 7.5): the log rarely tells which nvcc ran,
+  // so the dropped architecture follows the first answer, as likely as its first alternative.
+  for (const Cause& refusal : dropped_by_newest) {
+    const auto named_dropped = [](const Cause& c) {
+      return c.id == "cuda.toolkit_dropped_arch" && !c.similar && !c.alternative;
+    };
+    if (std::any_of(causes.begin(), causes.end(), named_dropped)) break;
+    // A vote of the reported cases or a place at the end of an `also` list gives way to it.
+    std::erase_if(causes, [](const Cause& c) { return c.id == "cuda.toolkit_dropped_arch"; });
+    const std::string cc = refusal.captures.at("cc");
+    auto range = kb::cuda_range_for_cc(kb, cc);
+    Cause dropped = refusal;
+    dropped.id = "cuda.toolkit_dropped_arch";
+    dropped.alternative = true;
+    dropped.named_less_specifically = true;
+    dropped.confidence = refusal.confidence * kAlternativeShare;
+    dropped.signatures.insert(dropped.signatures.begin(), "nvcc_arch_dropped_by_newest");
+    dropped.captures.emplace("until", range->to);
+    causes.push_back(std::move(dropped));
   }
 }
 

@@ -472,7 +472,13 @@ TEST(ExplainCorpus, AccuracyOnDevAndHeldOut) {
   // rose to first place (all four answered by reported cases). Signatures from its dev part (cl
   // not found by `where cl`, cuDNN ops with no kernel in a TensorFlow without a GPU, a TensorFlow
   // device plugin built for another release, a log's own hint to raise its level): 81.0 %/92.6 %
-  // (dev 1714/1960), held-out unchanged.
+  // (dev 1714/1960), held-out unchanged. Round fifty (`YJ`, 17 threads of 2025-2026 setups, `YK`,
+  // 17 found by sweeping the common messages; 6 of its 9 held-out right blind, 6 in the top
+  // three): 80.6 %/92.2 % and 74.5 %/87.5 % (dev 1721/1968 of 2134, held-out 785/922 of 1054).
+  // From its dev part, an architecture only the newest toolkit major dropped (compute_50 under
+  // CUDA 13) names the dropped architecture third, as often the fix in the dev threads as a
+  // toolkit older than the GPU: dev 1721/1969; in held-out CD021 gained its top three, p030 and
+  // JE011 (an old nvcc first on the path) lost theirs: 785/921.
   if (!testing::kEveryInput) return;
   EXPECT_GE(scores["dev"].share(scores["dev"].top1), 0.80) << misses;
   EXPECT_GE(scores["dev"].share(scores["dev"].top3), 0.92);
@@ -480,10 +486,10 @@ TEST(ExplainCorpus, AccuracyOnDevAndHeldOut) {
   EXPECT_GE(scores["heldout"].share(scores["heldout"].top3), 0.87);
   // A share falls when hard cases join; the count of cases right never may: a signature change
   // that loses a case that passed fails here even when new cases hide it in the share.
-  EXPECT_GE(scores["dev"].top1, 1714u) << misses;
-  EXPECT_GE(scores["dev"].top3, 1960u);
-  EXPECT_GE(scores["heldout"].top1, 781u);
-  EXPECT_GE(scores["heldout"].top3, 916u);
+  EXPECT_GE(scores["dev"].top1, 1721u) << misses;
+  EXPECT_GE(scores["dev"].top3, 1969u);
+  EXPECT_GE(scores["heldout"].top1, 785u);
+  EXPECT_GE(scores["heldout"].top3, 921u);
 }
 
 // A log as users paste it: the error among the program's other output (pip, Python warnings,
@@ -540,12 +546,13 @@ TEST(ExplainCorpus, NoiseAroundTheLogKeepsTheAnswer) {
   // With round forty-seven and memory.shm_too_small as the NCCL cases' secondary: dev 1667/1907,
   // held-out 764/899. With round forty-eight: dev 1681/1924, held-out 771/907;
   // with cuda.toolkit_removed_api: dev 1694/1938, held-out 773/911. With round forty-nine and
-  // its signatures: dev 1710/1958, held-out 779/914.
+  // its signatures: dev 1710/1958, held-out 779/914. With round fifty and its rule: dev
+  // 1717/1967, held-out 783/919.
   if (testing::kEveryInput) {
-    EXPECT_GE(noisy["dev"].top1, 1710u) << moved;
-    EXPECT_GE(noisy["dev"].top3, 1958u);
-    EXPECT_GE(noisy["heldout"].top1, 779u);
-    EXPECT_GE(noisy["heldout"].top3, 914u);
+    EXPECT_GE(noisy["dev"].top1, 1717u) << moved;
+    EXPECT_GE(noisy["dev"].top3, 1967u);
+    EXPECT_GE(noisy["heldout"].top1, 783u);
+    EXPECT_GE(noisy["heldout"].top3, 919u);
   }
   // The noise alone is no error of the GPU stack.
   const auto [before, after] = noise_for("linux");

@@ -234,7 +234,8 @@ TEST(ExplainWindowsLanguages, TheLoaderDialogNamesTheMissingDll) {
 // nvcc refusing an architecture: one that no toolkit of the last two majors builds (compute_30,
 // compute_35) is an architecture the toolkit dropped, named with its last toolkit; a newer one
 // than the toolkit knows is an old toolkit; one only the newest major dropped (compute_61 under
-// CUDA 13) stays the old-toolkit reading, the dropped architecture its alternative.
+// CUDA 13) stays the old-toolkit reading, the dropped architecture its alternative, named with
+// its last toolkit.
 TEST(ExplainNvccArchitectures, AnArchitectureOfThePastIsNamedWithItsLastToolkit) {
   struct Past {
     const char* log;
@@ -276,6 +277,24 @@ TEST(ExplainNvccArchitectures, AnArchitectureOfThePastIsNamedWithItsLastToolkit)
         causes.begin(), causes.end(),
         [](const Cause& c) { return c.id == "cuda.toolkit_dropped_arch" && c.alternative; });
     EXPECT_TRUE(dropped_is_an_alternative) << arch;
+  }
+  // Only the newest major dropped compute_61: its last toolkit is named, among the first three
+  // (threads with the message resolved either way); a GPU newer than the toolkit is not so read.
+  const auto pascal = explain_text("nvcc fatal   : Unsupported gpu architecture 'compute_61'\n");
+  ASSERT_GE(pascal.size(), 3u);
+  const auto dropped = std::find_if(pascal.begin(), pascal.begin() + 3, [](const Cause& c) {
+    return c.id == "cuda.toolkit_dropped_arch";
+  });
+  ASSERT_NE(dropped, pascal.begin() + 3);
+  EXPECT_EQ(dropped->signatures.front(), "nvcc_arch_dropped_by_newest");
+  EXPECT_EQ(dropped->captures.count("until") ? dropped->captures.at("until") : "", "12.9");
+  EXPECT_NE(dropped->why.find("CUDA 12.9"), std::string::npos) << dropped->why;
+  for (const char* arch : {"compute_89", "compute_120"}) {
+    for (const auto& c : explain_text(std::string("nvcc fatal   : Unsupported gpu architecture '") +
+                                      arch + "'\n")) {
+      EXPECT_TRUE(c.signatures.empty() || c.signatures.front() != "nvcc_arch_dropped_by_newest")
+          << arch;
+    }
   }
 }
 
