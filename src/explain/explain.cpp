@@ -10,6 +10,7 @@
 #include <cctype>
 #include <limits>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <set>
 
 #include "core/text.hpp"
@@ -512,7 +513,7 @@ void name_architectures_of_the_past(std::vector<Cause>& causes, const kb::Kb& kb
   if (std::none_of(causes.begin(), causes.end(), refused)) return;
   const std::string previous = previous_toolkit_major(kb);
   if (previous.empty()) return;
-  std::vector<Cause> dropped_by_newest;
+  std::optional<Cause> dropped_by_newest;
   for (auto& c : causes) {
     if (!refused(c)) continue;
     const std::string cc = c.captures.at("cc");
@@ -520,7 +521,10 @@ void name_architectures_of_the_past(std::vector<Cause>& causes, const kb::Kb& kb
     const bool last_known = range && !range->dropped_in.empty() && version::is_dotted(range->to) &&
                             version::compare(version::major(range->to), previous) < 0;
     if (!last_known && !below_every_toolkit_since(kb, cc, previous)) {
-      if (range && !range->dropped_in.empty()) dropped_by_newest.push_back(c);
+      if (range && !range->dropped_in.empty() && !dropped_by_newest) {
+        dropped_by_newest = c;
+        dropped_by_newest->captures.emplace("until", range->to);
+      }
       continue;
     }
     // The rule goes first among the signatures: the JSON says what named the cause, and the
@@ -533,24 +537,19 @@ void name_architectures_of_the_past(std::vector<Cause>& causes, const kb::Kb& kb
   // An architecture only the newest major dropped (compute_50 under CUDA 13) is refused as well by
   // a toolkit older than the GPU (compute_61 under CUDA 7.5): the log rarely tells which nvcc ran,
   // so the dropped architecture follows the first answer, as likely as its first alternative.
-  for (const Cause& refusal : dropped_by_newest) {
-    const auto named_dropped = [](const Cause& c) {
-      return c.id == "cuda.toolkit_dropped_arch" && !c.similar && !c.alternative;
-    };
-    if (std::any_of(causes.begin(), causes.end(), named_dropped)) break;
-    // A vote of the reported cases or a place at the end of an `also` list gives way to it.
-    std::erase_if(causes, [](const Cause& c) { return c.id == "cuda.toolkit_dropped_arch"; });
-    const std::string cc = refusal.captures.at("cc");
-    auto range = kb::cuda_range_for_cc(kb, cc);
-    Cause dropped = refusal;
-    dropped.id = "cuda.toolkit_dropped_arch";
-    dropped.alternative = true;
-    dropped.named_less_specifically = true;
-    dropped.confidence = refusal.confidence * kAlternativeShare;
-    dropped.signatures.insert(dropped.signatures.begin(), "nvcc_arch_dropped_by_newest");
-    dropped.captures.emplace("until", range->to);
-    causes.push_back(std::move(dropped));
-  }
+  const auto named_dropped = [](const Cause& c) {
+    return c.id == "cuda.toolkit_dropped_arch" && !c.similar && !c.alternative;
+  };
+  if (!dropped_by_newest || std::any_of(causes.begin(), causes.end(), named_dropped)) return;
+  // A vote of the reported cases or a place at the end of an `also` list gives way to it.
+  std::erase_if(causes, [](const Cause& c) { return c.id == "cuda.toolkit_dropped_arch"; });
+  Cause& dropped = *dropped_by_newest;
+  dropped.id = "cuda.toolkit_dropped_arch";
+  dropped.alternative = true;
+  dropped.named_less_specifically = true;
+  dropped.confidence *= kAlternativeShare;
+  dropped.signatures.insert(dropped.signatures.begin(), "nvcc_arch_dropped_by_newest");
+  causes.push_back(std::move(dropped));
 }
 
 std::map<std::string, size_t> layer_order(const kb::Kb& kb) {

@@ -35,10 +35,12 @@ struct Cause {
   std::string id;  // a taxonomy id
   double confidence = 0;
   bool symptom_only = true;  // every signature that matched is a symptom of something else
-  // No line names it: threads with the same message resolved to it (a signature's `also`).
+  // Ranked after every cause a line names: threads with the same message resolved to it (a
+  // signature's `also`), or a line names it less specifically (below).
   bool alternative = false;
   // An alternative that a line does name, by a signature less specific than another the same
-  // line matches (NCCL's hint to rerun with NCCL_DEBUG=INFO beside its "unhandled system error").
+  // line matches (NCCL's hint to rerun with NCCL_DEBUG=INFO beside its "unhandled system error"),
+  // or a reading of the line as likely as another (an architecture only the newest CUDA dropped).
   bool named_less_specifically = false;
   // The log's platform is one where this cause cannot happen.
   bool off_platform = false;
