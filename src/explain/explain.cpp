@@ -552,6 +552,25 @@ void name_architectures_of_the_past(std::vector<Cause>& causes, const kb::Kb& kb
   causes.push_back(std::move(dropped));
 }
 
+// One line's message has several known causes and another line names one of them (the loader
+// resolving libcuda to a compat copy, beside error 803): that one says which reading holds. Two
+// causes that each list the other are two readings of one message and decide nothing.
+std::set<std::string> readings_of_other_lines(const std::vector<Cause>& causes) {
+  const auto named = [](const Cause& c) {
+    return !c.alternative && !c.similar && !c.machine_only && !c.symptom_only;
+  };
+  std::set<std::string> readings;
+  for (const auto& reading : causes) {
+    for (const auto& message : causes) {
+      if (named(reading) && named(message) && message.other_readings.contains(reading.id) &&
+          !reading.other_readings.contains(message.id)) {
+        readings.insert(reading.id);
+      }
+    }
+  }
+  return readings;
+}
+
 std::map<std::string, size_t> layer_order(const kb::Kb& kb) {
   std::map<std::string, size_t> order;
   static const std::vector<std::string> layers = {"hardware", "driver",    "cuda",   "cudnn",
@@ -962,6 +981,7 @@ std::set<size_t> Collector::match(size_t line_number, std::string_view line,
       }
       cause.confidence = std::max(cause.confidence, sig.weight);
       cause.symptom_only = cause.symptom_only && sig.symptom;
+      cause.other_readings.insert(sig.also.begin(), sig.also.end());
       record(cause, sig, line_number, line, hit.captures);
     }
     // The causes behind the same message in other threads, each less likely than the last.
@@ -1232,6 +1252,7 @@ std::vector<Cause> reason(std::vector<Cause> causes, const kb::Kb& kb, const kb:
     std::sort(c.evidence.begin(), c.evidence.end(),
               [](const Evidence& a, const Evidence& b) { return a.line < b.line; });
   }
+  const auto readings = readings_of_other_lines(causes);
   const auto order = layer_order(kb);
   const auto layer = [&](const Cause& c) {
     const auto it = order.find(c.id);
@@ -1261,6 +1282,7 @@ std::vector<Cause> reason(std::vector<Cause> causes, const kb::Kb& kb, const kb:
     // Alternatives in the order their signatures list them.
     if (a.alternative && a.confidence != b.confidence) return a.confidence > b.confidence;
     if (a.symptom_only != b.symptom_only) return b.symptom_only;
+    if (readings.contains(a.id) != readings.contains(b.id)) return readings.contains(a.id);
     if (layer(a) != layer(b)) return layer(a) < layer(b);
     if (a.confidence != b.confidence) return a.confidence > b.confidence;
     return a.first_line < b.first_line;

@@ -48,6 +48,9 @@ struct Cause {
   std::vector<Evidence> evidence;
   std::map<std::string, std::string> captures;  // from the first hits that had them
   std::vector<std::string> signatures;
+  // The causes that threads with its lines' message found instead (its signatures' `also`): a
+  // line naming one of them says which of the readings holds (explain.cpp, rank()).
+  std::set<std::string> other_readings;
   // The capability of the device the log names ("… name: NVIDIA GeForce RTX 3060 … compute
   // capability: 8.6", "… with CUDA capability sm_120 …"), resolved once in reason().
   std::vector<std::string> device_lines;

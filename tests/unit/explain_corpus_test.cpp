@@ -478,7 +478,12 @@ TEST(ExplainCorpus, AccuracyOnDevAndHeldOut) {
   // From its dev part, an architecture only the newest toolkit major dropped (compute_50 under
   // CUDA 13) names the dropped architecture third, as often the fix in the dev threads as a
   // toolkit older than the GPU: dev 1721/1969; in held-out CD021 gained its top three, p030 and
-  // JE011 (an old nvcc first on the path) lost theirs: 785/921.
+  // JE011 (an old nvcc first on the path) lost theirs: 785/921. Round fifty-one (`YL`, 8 threads
+  // of containers without the GPU, `YM`, 18 of a wrong copy or build winning; 6 of its 8
+  // held-out right blind, 7 in the top three): dev 1734/1987 of 2152, held-out 792/929 of 1062.
+  // From its dev part, a line that names one of another line's known causes (the loader
+  // resolving libcuda to the compat copy beside error 803) ranks that cause first: dev 1741/1987
+  // (81.0 %/92.3 %), held-out unchanged (74.6 %/87.5 %).
   if (!testing::kEveryInput) return;
   EXPECT_GE(scores["dev"].share(scores["dev"].top1), 0.80) << misses;
   EXPECT_GE(scores["dev"].share(scores["dev"].top3), 0.92);
@@ -486,10 +491,10 @@ TEST(ExplainCorpus, AccuracyOnDevAndHeldOut) {
   EXPECT_GE(scores["heldout"].share(scores["heldout"].top3), 0.87);
   // A share falls when hard cases join; the count of cases right never may: a signature change
   // that loses a case that passed fails here even when new cases hide it in the share.
-  EXPECT_GE(scores["dev"].top1, 1721u) << misses;
-  EXPECT_GE(scores["dev"].top3, 1969u);
-  EXPECT_GE(scores["heldout"].top1, 785u);
-  EXPECT_GE(scores["heldout"].top3, 921u);
+  EXPECT_GE(scores["dev"].top1, 1741u) << misses;
+  EXPECT_GE(scores["dev"].top3, 1987u);
+  EXPECT_GE(scores["heldout"].top1, 792u);
+  EXPECT_GE(scores["heldout"].top3, 929u);
 }
 
 // A log as users paste it: the error among the program's other output (pip, Python warnings,
@@ -547,12 +552,13 @@ TEST(ExplainCorpus, NoiseAroundTheLogKeepsTheAnswer) {
   // held-out 764/899. With round forty-eight: dev 1681/1924, held-out 771/907;
   // with cuda.toolkit_removed_api: dev 1694/1938, held-out 773/911. With round forty-nine and
   // its signatures: dev 1710/1958, held-out 779/914. With round fifty and its rule: dev
-  // 1717/1967, held-out 783/919.
+  // 1717/1967, held-out 783/919. With round fifty-one and its rule: dev 1737/1985, held-out
+  // 790/927.
   if (testing::kEveryInput) {
-    EXPECT_GE(noisy["dev"].top1, 1717u) << moved;
-    EXPECT_GE(noisy["dev"].top3, 1967u);
-    EXPECT_GE(noisy["heldout"].top1, 783u);
-    EXPECT_GE(noisy["heldout"].top3, 919u);
+    EXPECT_GE(noisy["dev"].top1, 1737u) << moved;
+    EXPECT_GE(noisy["dev"].top3, 1985u);
+    EXPECT_GE(noisy["heldout"].top1, 790u);
+    EXPECT_GE(noisy["heldout"].top3, 927u);
   }
   // The noise alone is no error of the GPU stack.
   const auto [before, after] = noise_for("linux");

@@ -2041,6 +2041,32 @@ TEST(Reasoning, ALogThatHidesItsDetailNamesTheSettingThatShowsIt) {
     EXPECT_NE(c.id, "env.log_level_hides_errors");
 }
 
+// Error 803 has several known causes; a line showing the loader resolve libcuda to the CUDA
+// forward-compatibility copy says which one it was, whatever the lines' order. Two lines whose
+// causes each list the other (a missing CUDA runtime, a CUDA of another version) decide nothing,
+// and the layers keep their order.
+TEST(Reasoning, ALineNamingOneOfAnotherLinesKnownCausesSaysWhichItWas) {
+  const std::string compat =
+      "\tlibcuda.so.1 (libc6,AArch64) => /usr/local/cuda-13.0/compat/libcuda.so.1\n";
+  const std::string error_803 =
+      "CUDA error at helper_cuda.h:816 code=803(cudaErrorSystemDriverMismatch) "
+      "\"cudaGetDeviceCount(&device_count)\"\n";
+  for (const auto& log : {compat + error_803, error_803 + compat}) {
+    const auto causes = explain_by_signatures(log);
+    ASSERT_GE(causes.size(), 2u) << log;
+    EXPECT_EQ(causes[0].id, "lib.shadowed_copy") << log;
+    EXPECT_NE(causes[0].why.find("/usr/local/cuda-13.0/compat/libcuda.so.1"), std::string::npos)
+        << causes[0].why;
+    EXPECT_EQ(causes[1].id, "driver.too_old") << log;
+  }
+  // Without the compat line, 803 is the driver's.
+  EXPECT_EQ(explain_by_signatures(error_803).front().id, "driver.too_old");
+  // The loader's other answers name no copy.
+  for (const auto& c : explain_by_signatures(
+           "\tlibcuda.so.1 (libc6,x86-64) => /usr/lib/x86_64-linux-gnu/libcuda.so.1\n" + error_803))
+    EXPECT_FALSE(c.id == "lib.shadowed_copy" && !c.alternative) << c.id;
+}
+
 // The compiler checks of PyTorch's extension builder on Windows, and TensorFlow's cuDNN ops and
 // device plugins, each name the cause behind them.
 TEST(Reasoning, WindowsCompilerAndTensorFlowDeviceMessagesNameTheirCause) {
