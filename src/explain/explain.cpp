@@ -552,9 +552,10 @@ void name_architectures_of_the_past(std::vector<Cause>& causes, const kb::Kb& kb
   causes.push_back(std::move(dropped));
 }
 
-// One line's message has several known causes and another line names one of them (the loader
-// resolving libcuda to a compat copy, beside error 803): that one says which reading holds. Two
-// causes that each list the other are two readings of one message and decide nothing.
+// One line's message has several known causes and another line names one of them as surely
+// (the loader resolving libcuda to a compat copy, beside error 803): that one says which reading
+// holds. A vaguer line ("error=30 : unknown error" beside "no NVIDIA devices found") does not,
+// and two causes that each list the other are two readings of one message and decide nothing.
 std::set<std::string> readings_of_other_lines(const std::vector<Cause>& causes) {
   const auto named = [](const Cause& c) {
     return !c.alternative && !c.similar && !c.machine_only && !c.symptom_only;
@@ -562,7 +563,8 @@ std::set<std::string> readings_of_other_lines(const std::vector<Cause>& causes) 
   std::set<std::string> readings;
   for (const auto& reading : causes) {
     for (const auto& message : causes) {
-      if (named(reading) && named(message) && message.other_readings.contains(reading.id) &&
+      if (named(reading) && named(message) && reading.confidence >= message.confidence &&
+          message.other_readings.contains(reading.id) &&
           !reading.other_readings.contains(message.id)) {
         readings.insert(reading.id);
       }

@@ -2041,10 +2041,8 @@ TEST(Reasoning, ALogThatHidesItsDetailNamesTheSettingThatShowsIt) {
     EXPECT_NE(c.id, "env.log_level_hides_errors");
 }
 
-// Error 803 has several known causes; a line showing the loader resolve libcuda to the CUDA
-// forward-compatibility copy says which one it was, whatever the lines' order. Two lines whose
-// causes each list the other (a missing CUDA runtime, a CUDA of another version) decide nothing,
-// and the layers keep their order.
+// Error 803 has several known causes; a line showing, as surely, the loader resolve libcuda to
+// the CUDA forward-compatibility copy says which one it was, whatever the lines' order.
 TEST(Reasoning, ALineNamingOneOfAnotherLinesKnownCausesSaysWhichItWas) {
   const std::string compat =
       "\tlibcuda.so.1 (libc6,AArch64) => /usr/local/cuda-13.0/compat/libcuda.so.1\n";
@@ -2061,6 +2059,13 @@ TEST(Reasoning, ALineNamingOneOfAnotherLinesKnownCausesSaysWhichItWas) {
   }
   // Without the compat line, 803 is the driver's.
   EXPECT_EQ(explain_by_signatures(error_803).front().id, "driver.too_old");
+  // A vaguer line naming one of them decides nothing: CUDA's error 30 is less sure than "no
+  // NVIDIA devices found", which lists a module not loaded among its causes.
+  const auto vague = explain_by_signatures(
+      "NVIDIA: no NVIDIA devices found\nTHCudaCheck FAIL file=torch/csrc/autograd/engine.cpp "
+      "line=352 error=30 : unknown error\n");
+  ASSERT_FALSE(vague.empty());
+  EXPECT_EQ(vague.front().id, "driver.missing");
   // The loader's other answers name no copy.
   for (const auto& c : explain_by_signatures(
            "\tlibcuda.so.1 (libc6,x86-64) => /usr/lib/x86_64-linux-gnu/libcuda.so.1\n" + error_803))
