@@ -481,9 +481,15 @@ TEST(ExplainCorpus, AccuracyOnDevAndHeldOut) {
   // JE011 (an old nvcc first on the path) lost theirs: 785/921. Round fifty-one (`YL`, 8 threads
   // of containers without the GPU, `YM`, 18 of a wrong copy or build winning; 6 of its 8
   // held-out right blind, 7 in the top three): dev 1734/1987 of 2152, held-out 792/929 of 1062.
-  // From its dev part, a line that names one of another line's known causes (the loader
-  // resolving libcuda to the compat copy beside error 803) ranks that cause first: dev 1741/1987
-  // (81.0 %/92.3 %), held-out unchanged (74.6 %/87.5 %).
+  // From its dev part, a line that names one of another line's known causes as surely (the
+  // loader resolving libcuda to the compat copy beside error 803) ranks that cause first, and
+  // TensorFlow's "DNN library is not found" reads as a cuDNN of another version (3 of its 4 dev
+  // threads). Round fifty-two (`YN`, `YO`, `YP`: 38 threads of machines without a GPU or a GPU
+  // build, CUDA versions and paths, the Linux driver; 4 of its 5 held-out right blind, 4 in the
+  // top three); from its dev part, NVML's own "NVML/RM version mismatch", "fallen off of the
+  // bus" and torch.load's "deserialize object on a CUDA device" (a machine without a GPU, 4 of
+  // its 9 threads): dev 1766/2016 of 2185 (80.8 %/92.3 %), held-out 798/937 of 1067
+  // (74.8 %/87.8 %).
   if (!testing::kEveryInput) return;
   EXPECT_GE(scores["dev"].share(scores["dev"].top1), 0.80) << misses;
   EXPECT_GE(scores["dev"].share(scores["dev"].top3), 0.92);
@@ -491,10 +497,10 @@ TEST(ExplainCorpus, AccuracyOnDevAndHeldOut) {
   EXPECT_GE(scores["heldout"].share(scores["heldout"].top3), 0.87);
   // A share falls when hard cases join; the count of cases right never may: a signature change
   // that loses a case that passed fails here even when new cases hide it in the share.
-  EXPECT_GE(scores["dev"].top1, 1741u) << misses;
-  EXPECT_GE(scores["dev"].top3, 1987u);
-  EXPECT_GE(scores["heldout"].top1, 792u);
-  EXPECT_GE(scores["heldout"].top3, 929u);
+  EXPECT_GE(scores["dev"].top1, 1766u) << misses;
+  EXPECT_GE(scores["dev"].top3, 2016u);
+  EXPECT_GE(scores["heldout"].top1, 798u);
+  EXPECT_GE(scores["heldout"].top3, 937u);
 }
 
 // A log as users paste it: the error among the program's other output (pip, Python warnings,
@@ -552,13 +558,13 @@ TEST(ExplainCorpus, NoiseAroundTheLogKeepsTheAnswer) {
   // held-out 764/899. With round forty-eight: dev 1681/1924, held-out 771/907;
   // with cuda.toolkit_removed_api: dev 1694/1938, held-out 773/911. With round forty-nine and
   // its signatures: dev 1710/1958, held-out 779/914. With round fifty and its rule: dev
-  // 1717/1967, held-out 783/919. With round fifty-one and its rule: dev 1737/1985, held-out
-  // 790/927.
+  // 1717/1967, held-out 783/919. With rounds fifty-one and fifty-two and their signatures: dev
+  // 1762/2013, held-out 796/935.
   if (testing::kEveryInput) {
-    EXPECT_GE(noisy["dev"].top1, 1737u) << moved;
-    EXPECT_GE(noisy["dev"].top3, 1985u);
-    EXPECT_GE(noisy["heldout"].top1, 790u);
-    EXPECT_GE(noisy["heldout"].top3, 927u);
+    EXPECT_GE(noisy["dev"].top1, 1762u) << moved;
+    EXPECT_GE(noisy["dev"].top3, 2013u);
+    EXPECT_GE(noisy["heldout"].top1, 796u);
+    EXPECT_GE(noisy["heldout"].top3, 935u);
   }
   // The noise alone is no error of the GPU stack.
   const auto [before, after] = noise_for("linux");
