@@ -489,7 +489,10 @@ TEST(ExplainCorpus, AccuracyOnDevAndHeldOut) {
   // top three); from its dev part, NVML's own "NVML/RM version mismatch", "fallen off of the
   // bus" and torch.load's "deserialize object on a CUDA device" (a machine without a GPU, 4 of
   // its 9 threads): dev 1766/2016 of 2185 (80.8 %/92.3 %), held-out 798/937 of 1067
-  // (74.8 %/87.8 %).
+  // (74.8 %/87.8 %). Round fifty-three (`YQ`, 11 threads of 2025-2026 setups, Blackwell and CUDA
+  // 13, `YR`, 7 of Windows users setting up TensorFlow and Paddle; 4 of its 8 held-out right
+  // blind, 7 in the top three), with the container toolkit's hook refused in CDI mode from its
+  // dev part: dev 1774/2022 of 2195 (80.8 %/92.1 %), held-out 802/945 of 1075 (74.6 %/87.9 %).
   if (!testing::kEveryInput) return;
   EXPECT_GE(scores["dev"].share(scores["dev"].top1), 0.80) << misses;
   EXPECT_GE(scores["dev"].share(scores["dev"].top3), 0.92);
@@ -497,10 +500,10 @@ TEST(ExplainCorpus, AccuracyOnDevAndHeldOut) {
   EXPECT_GE(scores["heldout"].share(scores["heldout"].top3), 0.87);
   // A share falls when hard cases join; the count of cases right never may: a signature change
   // that loses a case that passed fails here even when new cases hide it in the share.
-  EXPECT_GE(scores["dev"].top1, 1766u) << misses;
-  EXPECT_GE(scores["dev"].top3, 2016u);
-  EXPECT_GE(scores["heldout"].top1, 798u);
-  EXPECT_GE(scores["heldout"].top3, 937u);
+  EXPECT_GE(scores["dev"].top1, 1774u) << misses;
+  EXPECT_GE(scores["dev"].top3, 2022u);
+  EXPECT_GE(scores["heldout"].top1, 802u);
+  EXPECT_GE(scores["heldout"].top3, 945u);
 }
 
 // A log as users paste it: the error among the program's other output (pip, Python warnings,
@@ -559,12 +562,12 @@ TEST(ExplainCorpus, NoiseAroundTheLogKeepsTheAnswer) {
   // with cuda.toolkit_removed_api: dev 1694/1938, held-out 773/911. With round forty-nine and
   // its signatures: dev 1710/1958, held-out 779/914. With round fifty and its rule: dev
   // 1717/1967, held-out 783/919. With rounds fifty-one and fifty-two and their signatures: dev
-  // 1762/2013, held-out 796/935.
+  // 1762/2013, held-out 796/935; with round fifty-three: dev 1770/2019, held-out 800/943.
   if (testing::kEveryInput) {
-    EXPECT_GE(noisy["dev"].top1, 1762u) << moved;
-    EXPECT_GE(noisy["dev"].top3, 2013u);
-    EXPECT_GE(noisy["heldout"].top1, 796u);
-    EXPECT_GE(noisy["heldout"].top3, 935u);
+    EXPECT_GE(noisy["dev"].top1, 1770u) << moved;
+    EXPECT_GE(noisy["dev"].top3, 2019u);
+    EXPECT_GE(noisy["heldout"].top1, 800u);
+    EXPECT_GE(noisy["heldout"].top3, 943u);
   }
   // The noise alone is no error of the GPU stack.
   const auto [before, after] = noise_for("linux");

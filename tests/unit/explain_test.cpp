@@ -2072,6 +2072,21 @@ TEST(Reasoning, ALineNamingOneOfAnotherLinesKnownCausesSaysWhichItWas) {
     EXPECT_FALSE(c.id == "lib.shadowed_copy" && !c.alternative) << c.id;
 }
 
+// The container toolkit in CDI mode (or Jetson's csv mode) refuses the hook docker --gpus calls;
+// the fix is the runtime flag or a CDI device, not installing the toolkit.
+TEST(Reasoning, AContainerToolkitThatRefusesItsHookNamesTheRuntimeFlag) {
+  const auto causes = explain_by_signatures(
+      "stderr: Using requested mode 'cdi'\ninvoking the NVIDIA Container Runtime Hook directly "
+      "(e.g. specifying the docker --gpus flag) is not supported. Please use the NVIDIA Container "
+      "Runtime (e.g. specify the --runtime=nvidia flag) instead.: unknown\n");
+  ASSERT_FALSE(causes.empty());
+  EXPECT_EQ(causes.front().id, "container.no_gpu_access");
+  ASSERT_FALSE(causes.front().fix.empty());
+  EXPECT_NE(causes.front().fix.front().find("--runtime=nvidia"), std::string::npos)
+      << causes.front().fix.front();
+  EXPECT_NE(causes.front().fix.front().find("nvidia.com/gpu=all"), std::string::npos);
+}
+
 // The compiler checks of PyTorch's extension builder on Windows, and TensorFlow's cuDNN ops and
 // device plugins, each name the cause behind them.
 TEST(Reasoning, WindowsCompilerAndTensorFlowDeviceMessagesNameTheirCause) {
