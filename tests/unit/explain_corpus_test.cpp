@@ -493,6 +493,12 @@ TEST(ExplainCorpus, AccuracyOnDevAndHeldOut) {
   // 13, `YR`, 7 of Windows users setting up TensorFlow and Paddle; 4 of its 8 held-out right
   // blind, 7 in the top three), with the container toolkit's hook refused in CDI mode from its
   // dev part: dev 1774/2022 of 2195 (80.8 %/92.1 %), held-out 802/945 of 1075 (74.6 %/87.9 %).
+  // Round fifty-four (`YS`, 14 threads of multi-GPU and runtime failures, `YT`, 10 of inference
+  // stacks on Windows; 5 of its 9 held-out right blind, 7 in the top three; its two NCCL
+  // shared-memory threads then labelled as the corpus' others are, nccl.error with
+  // memory.shm_too_small second, which made held-out YS011 right), with XLA's "Failed to
+  // determine best cudnn convolution algorithm" read as memory kept from cuDNN: dev 1785/2038 of
+  // 2208 (80.8 %/92.3 %), held-out 807/951 of 1084 (74.4 %/87.7 %).
   if (!testing::kEveryInput) return;
   EXPECT_GE(scores["dev"].share(scores["dev"].top1), 0.80) << misses;
   EXPECT_GE(scores["dev"].share(scores["dev"].top3), 0.92);
@@ -500,10 +506,10 @@ TEST(ExplainCorpus, AccuracyOnDevAndHeldOut) {
   EXPECT_GE(scores["heldout"].share(scores["heldout"].top3), 0.87);
   // A share falls when hard cases join; the count of cases right never may: a signature change
   // that loses a case that passed fails here even when new cases hide it in the share.
-  EXPECT_GE(scores["dev"].top1, 1774u) << misses;
-  EXPECT_GE(scores["dev"].top3, 2022u);
-  EXPECT_GE(scores["heldout"].top1, 802u);
-  EXPECT_GE(scores["heldout"].top3, 945u);
+  EXPECT_GE(scores["dev"].top1, 1785u) << misses;
+  EXPECT_GE(scores["dev"].top3, 2038u);
+  EXPECT_GE(scores["heldout"].top1, 807u);
+  EXPECT_GE(scores["heldout"].top3, 951u);
 }
 
 // A log as users paste it: the error among the program's other output (pip, Python warnings,
@@ -562,12 +568,13 @@ TEST(ExplainCorpus, NoiseAroundTheLogKeepsTheAnswer) {
   // with cuda.toolkit_removed_api: dev 1694/1938, held-out 773/911. With round forty-nine and
   // its signatures: dev 1710/1958, held-out 779/914. With round fifty and its rule: dev
   // 1717/1967, held-out 783/919. With rounds fifty-one and fifty-two and their signatures: dev
-  // 1762/2013, held-out 796/935; with round fifty-three: dev 1770/2019, held-out 800/943.
+  // 1762/2013, held-out 796/935; with round fifty-three: dev 1770/2019, held-out 800/943; with
+  // round fifty-four: dev 1781/2035, held-out 805/949.
   if (testing::kEveryInput) {
-    EXPECT_GE(noisy["dev"].top1, 1770u) << moved;
-    EXPECT_GE(noisy["dev"].top3, 2019u);
-    EXPECT_GE(noisy["heldout"].top1, 800u);
-    EXPECT_GE(noisy["heldout"].top3, 943u);
+    EXPECT_GE(noisy["dev"].top1, 1781u) << moved;
+    EXPECT_GE(noisy["dev"].top3, 2035u);
+    EXPECT_GE(noisy["heldout"].top1, 805u);
+    EXPECT_GE(noisy["heldout"].top3, 949u);
   }
   // The noise alone is no error of the GPU stack.
   const auto [before, after] = noise_for("linux");

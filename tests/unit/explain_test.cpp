@@ -2087,6 +2087,20 @@ TEST(Reasoning, AContainerToolkitThatRefusesItsHookNamesTheRuntimeFlag) {
   EXPECT_NE(causes.front().fix.front().find("nvidia.com/gpu=all"), std::string::npos);
 }
 
+// XLA's autotuner failing every cuDNN convolution is first memory the framework kept from cuDNN;
+// the fix names each framework's setting.
+TEST(Reasoning, XlasFailedConvolutionAutotuneNamesThePreallocation) {
+  const auto causes = explain_by_signatures(
+      "jaxlib.xla_extension.XlaRuntimeError: UNKNOWN: Failed to determine best cudnn convolution "
+      "algorithm for:\n  Profiling failure on cuDNN engine eng34{k2=1}: UNKNOWN: "
+      "CUDNN_STATUS_EXECUTION_FAILED\n");
+  ASSERT_FALSE(causes.empty());
+  EXPECT_EQ(causes.front().id, "cudnn.init_failed_oom");
+  ASSERT_FALSE(causes.front().fix.empty());
+  EXPECT_NE(causes.front().fix.front().find("XLA_PYTHON_CLIENT_PREALLOCATE"), std::string::npos)
+      << causes.front().fix.front();
+}
+
 // The compiler checks of PyTorch's extension builder on Windows, and TensorFlow's cuDNN ops and
 // device plugins, each name the cause behind them.
 TEST(Reasoning, WindowsCompilerAndTensorFlowDeviceMessagesNameTheirCause) {
