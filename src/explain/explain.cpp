@@ -562,8 +562,9 @@ std::set<std::string> readings_of_other_lines(const std::vector<Cause>& causes) 
   };
   std::set<std::string> readings;
   for (const auto& reading : causes) {
+    if (!named(reading)) continue;
     for (const auto& message : causes) {
-      if (named(reading) && named(message) && reading.confidence >= message.confidence &&
+      if (named(message) && reading.confidence >= message.confidence &&
           message.other_readings.contains(reading.id) &&
           !reading.other_readings.contains(message.id)) {
         readings.insert(reading.id);

@@ -49,7 +49,7 @@ struct Cause {
   std::map<std::string, std::string> captures;  // from the first hits that had them
   std::vector<std::string> signatures;
   // The causes that threads with its lines' message found instead (its signatures' `also`): a
-  // line naming one of them says which of the readings holds (explain.cpp, rank()).
+  // line naming one of them says which of the readings holds (readings_of_other_lines()).
   std::set<std::string> other_readings;
   // The capability of the device the log names ("… name: NVIDIA GeForce RTX 3060 … compute
   // capability: 8.6", "… with CUDA capability sm_120 …"), resolved once in reason().
