@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cctype>
 #include <limits>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
@@ -43,11 +44,16 @@ const std::set<std::string> kLibraryMissing = {"cuda.runtime_missing", "cuda.ver
                                                "msvc.runtime_missing"};
 
 // What a library is part of, by its name: cuda (cudart64_110.dll, libcublasLt.so.12), cudnn,
-// tensorrt, msvc (the Visual C++ runtime); empty for anything else.
+// tensorrt, msvc (the Visual C++ runtime), driver (libcuda.so.1, nvcuda.dll, NVML); empty for
+// anything else.
 std::string library_kind(std::string_view name) {
   std::string lower = text::to_lower(name);
   if (lower.starts_with("lib")) lower.erase(0, 3);
   if (lower.find("cudnn") != std::string::npos) return "cudnn";
+  // The driver package's own libraries: libcuda, NVML, the video codec and JIT libraries.
+  if (lower == "cuda" || lower.starts_with("cuda.so")) return "driver";
+  for (const char* prefix : {"nvcuda", "nvidia-", "nvml", "nvcuvid", "nvencodeapi"})
+    if (lower.starts_with(prefix)) return "driver";
   for (const char* prefix : {"nvinfer", "nvonnxparser", "nvparsers"})
     if (lower.starts_with(prefix)) return "tensorrt";
   for (const char* prefix : {"msvcp", "msvcr", "vcruntime", "vcomp", "concrt"})
@@ -68,6 +74,23 @@ std::string unloaded_library(const std::string& cause_id, const std::string& nam
   const std::string kind = library_kind(name);
   const std::string cause_kind = cause_id.substr(0, cause_id.find('.'));
   return !kind.empty() && kind == cause_kind ? name : "";
+}
+
+// The kind of library a cause's text means by its {lib}: the CUDA runtime a line asks for is
+// no compiled extension of the framework, nor the Visual C++ runtime ("" for an extension: none
+// of the known kinds). Causes not listed take any library.
+const std::map<std::string, std::string, std::less<>> kLibraryKindOfCause = {
+    {"cuda.runtime_missing", "cuda"},    {"cuda.version_mismatch", "cuda"},
+    {"cudnn.missing", "cudnn"},          {"tensorrt.library_missing", "tensorrt"},
+    {"msvc.runtime_missing", "msvc"},    {"driver.missing", "driver"},
+    {"framework.extension_mismatch", ""}};
+
+bool library_fits_cause(const std::string& cause_id, std::string_view lib) {
+  const auto kind = kLibraryKindOfCause.find(cause_id);
+  if (kind == kLibraryKindOfCause.end()) return true;
+  const size_t slash = lib.find_last_of("/\\");
+  return library_kind(slash == std::string_view::npos ? lib : lib.substr(slash + 1)) ==
+         kind->second;
 }
 
 // Whether a toolkit's CUDA ("11.2") provides the runtime asked for: "11.x" (cudart64_110.dll
@@ -672,6 +695,11 @@ std::string message_key(const Cause& c, std::string_view part, const kb::Message
   return key;
 }
 
+bool has_signature_text(const Cause& c, const kb::Messages& m) {
+  return !c.signatures.empty() &&
+         m.has(fmt::format("explain.why.{}.{}", c.id, c.signatures.front()));
+}
+
 kb::MessageArgs args_of(const Cause& c, const kb::Messages& m) {
   kb::MessageArgs args;
   for (const auto& name : capture_names())
@@ -833,11 +861,14 @@ size_t Collector::first_candidate(std::string_view text) const {
 namespace {
 
 // Alternatives of one pattern name their groups lib, lib2 …: one capture per name, the one that
-// took part in the match.
+// took part in the match. A library or version at the end of a sentence ("Could not load library
+// libcudnn_cnn_infer.so.8. Error: …") loses the sentence's period: no name or version ends in one.
 std::map<std::string, std::string> captures_by_name(
     const std::map<std::string, std::string>& captures) {
   std::map<std::string, std::string> out;
-  for (const auto& [name, value] : captures) {
+  for (auto [name, value] : captures) {
+    while (!value.empty() && std::string_view(".,;:").find(value.back()) != std::string_view::npos)
+      value.pop_back();
     if (value.empty()) continue;
     std::string key = name;
     while (!key.empty() && std::isdigit(static_cast<unsigned char>(key.back())))
@@ -1107,6 +1138,14 @@ std::vector<Cause> reason(std::vector<Cause> causes, const kb::Kb& kb, const kb:
   const std::optional<std::string> device_cc =
       causes.empty() ? std::nullopt : device_capability(causes.front().device_lines, kb);
   for (auto& c : causes) {
+    // Another message's library is said in a cause's own text only where it is of the kind that
+    // text means (a line asking for libcudart.so.11.0 names no compiled extension); a
+    // signature's own text was written for its captures.
+    if (const auto lib = c.captures.find("lib"); lib != c.captures.end() &&
+                                                 !library_fits_cause(c.id, lib->second) &&
+                                                 !has_signature_text(c, m)) {
+      c.captures.erase(lib);
+    }
     // Interpretation: the library asked for names the CUDA or cuDNN it belongs to.
     if (const auto lib = c.captures.find("lib"); lib != c.captures.end()) {
       if (c.id.starts_with("cuda.")) {

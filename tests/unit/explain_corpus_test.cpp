@@ -143,7 +143,8 @@ void dump_case(const nlohmann::json& row, const std::vector<Cause>& causes) {
                               {"confidence", c.confidence},
                               {"alternative", c.alternative},
                               {"similar", c.similar},
-                              {"signatures", c.signatures}});
+                              {"signatures", c.signatures},
+                              {"why", c.why}});
   }
   const std::string log = text_of(row, "log");
   const std::string compared = similarity_text(log);

@@ -2041,6 +2041,52 @@ TEST(Reasoning, ALogThatHidesItsDetailNamesTheSettingThatShowsIt) {
     EXPECT_NE(c.id, "env.log_level_hides_errors");
 }
 
+// A message's library appears in each cause's text only where it is what that text speaks of:
+// TensorFlow asking for libcudart.so.11.0 is the CUDA runtime's line, and the compiled extension,
+// TensorRT or driver library other threads' causes mention is not that file.
+TEST(Reasoning, ACausesTextNamesTheMessagesLibraryOnlyWhereItIsOfItsKind) {
+  const auto causes = explain_by_signatures(
+      "2021-03-01 10:00:00.000000: W tensorflow/stream_executor/platform/default/"
+      "dso_loader.cc:60] Could not load dynamic library 'libcudart.so.11.0'; dlerror: "
+      "libcudart.so.11.0: cannot open shared object file: No such file or directory\n");
+  std::set<std::string> naming_it;
+  for (const auto& c : causes)
+    if (c.why.find("libcudart.so.11.0") != std::string::npos) naming_it.insert(c.id);
+  EXPECT_TRUE(naming_it.contains("cuda.version_mismatch"));
+  EXPECT_TRUE(naming_it.contains("cuda.runtime_missing"));
+  for (const char* other : {"framework.extension_mismatch", "tensorrt.library_missing",
+                            "driver.missing", "msvc.runtime_missing", "cudnn.missing"})
+    EXPECT_FALSE(naming_it.contains(other)) << other;
+  const auto extension = std::find_if(causes.begin(), causes.end(), [](const Cause& c) {
+    return c.id == "framework.extension_mismatch";
+  });
+  ASSERT_NE(extension, causes.end());
+  EXPECT_EQ(extension->why.find("()"), std::string::npos) << extension->why;
+  // A compiled extension's own file is the extension's.
+  const auto flash = explain_by_signatures(
+      "ImportError: /venv/lib/python3.10/site-packages/flash_attn_2_cuda.cpython-310-x86_64-"
+      "linux-gnu.so: undefined symbol: _ZN3c104cuda9SetDeviceEi\n");
+  ASSERT_FALSE(flash.empty());
+  EXPECT_EQ(flash.front().id, "framework.extension_mismatch");
+  EXPECT_NE(flash.front().why.find("flash_attn_2_cuda"), std::string::npos) << flash.front().why;
+}
+
+// A library named at the end of a sentence is captured without the sentence's period, so the text
+// and the loader's lookup on this machine get its real name.
+TEST(Reasoning, ALibraryEndingASentenceIsCapturedWithoutItsPeriod) {
+  const auto causes = explain_by_signatures(
+      "Could not load library libcublasLt.so.11. Error: libcublasLt.so.11: cannot open shared "
+      "object file: No such file or directory\nAborted (core dumped)\n");
+  ASSERT_FALSE(causes.empty());
+  for (const auto& c : causes) {
+    if (const auto lib = c.captures.find("lib"); lib != c.captures.end()) {
+      EXPECT_EQ(lib->second, "libcublasLt.so.11") << c.id;
+    }
+    EXPECT_EQ(c.why.find("libcublasLt.so.11."), std::string::npos) << c.why;
+  }
+  EXPECT_EQ(causes.front().unloaded_library, "libcublasLt.so.11");
+}
+
 // Error 803 has several known causes; a line showing, as surely, the loader resolve libcuda to
 // the CUDA forward-compatibility copy says which one it was, whatever the lines' order.
 TEST(Reasoning, ALineNamingOneOfAnotherLinesKnownCausesSaysWhichItWas) {
@@ -2072,8 +2118,6 @@ TEST(Reasoning, ALineNamingOneOfAnotherLinesKnownCausesSaysWhichItWas) {
     EXPECT_FALSE(c.id == "lib.shadowed_copy" && !c.alternative) << c.id;
 }
 
-// The container toolkit in CDI mode (or Jetson's csv mode) refuses the hook docker --gpus calls;
-// the fix is the runtime flag or a CDI device, not installing the toolkit.
 // The first cause of a log and its first fix, for tests of a signature's own fix text.
 std::pair<std::string, std::string> first_cause_and_fix(const std::string& log) {
   const auto causes = explain_by_signatures(log);
@@ -2081,6 +2125,8 @@ std::pair<std::string, std::string> first_cause_and_fix(const std::string& log) 
   return {causes.front().id, causes.front().fix.empty() ? "" : causes.front().fix.front()};
 }
 
+// The container toolkit in CDI mode (or Jetson's csv mode) refuses the hook docker --gpus calls;
+// the fix is the runtime flag or a CDI device, not installing the toolkit.
 TEST(Reasoning, AContainerToolkitThatRefusesItsHookNamesTheRuntimeFlag) {
   const auto [cause, fix] = first_cause_and_fix(
       "stderr: Using requested mode 'cdi'\ninvoking the NVIDIA Container Runtime Hook directly "
