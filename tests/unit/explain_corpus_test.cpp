@@ -499,7 +499,11 @@ TEST(ExplainCorpus, AccuracyOnDevAndHeldOut) {
   // shared-memory threads then labelled as the corpus' others are, nccl.error with
   // memory.shm_too_small second, which made held-out YS011 right), with XLA's "Failed to
   // determine best cudnn convolution algorithm" read as memory kept from cuDNN: dev 1785/2038 of
-  // 2208 (80.8 %/92.3 %), held-out 807/951 of 1084 (74.4 %/87.7 %).
+  // 2208 (80.8 %/92.3 %), held-out 807/951 of 1084 (74.4 %/87.7 %). Round fifty-five (`YU`, 11
+  // threads of local-LLM front ends, `YV`, 14 of hosted and virtualised GPUs, `YW`, 7 of forum
+  // threads; 9 of its 10 held-out right blind, 9 in the top three), with deviceQuery's
+  // "cudaGetDeviceCount returned 30" and AutoGPTQ's "CUDA Extension not installed." from its dev
+  // part: dev 1801/2056 of 2227 (80.9 %/92.3 %), held-out 817/960 of 1094 (74.7 %/87.8 %).
   if (!testing::kEveryInput) return;
   EXPECT_GE(scores["dev"].share(scores["dev"].top1), 0.80) << misses;
   EXPECT_GE(scores["dev"].share(scores["dev"].top3), 0.92);
@@ -507,10 +511,10 @@ TEST(ExplainCorpus, AccuracyOnDevAndHeldOut) {
   EXPECT_GE(scores["heldout"].share(scores["heldout"].top3), 0.87);
   // A share falls when hard cases join; the count of cases right never may: a signature change
   // that loses a case that passed fails here even when new cases hide it in the share.
-  EXPECT_GE(scores["dev"].top1, 1785u) << misses;
-  EXPECT_GE(scores["dev"].top3, 2038u);
-  EXPECT_GE(scores["heldout"].top1, 807u);
-  EXPECT_GE(scores["heldout"].top3, 951u);
+  EXPECT_GE(scores["dev"].top1, 1801u) << misses;
+  EXPECT_GE(scores["dev"].top3, 2056u);
+  EXPECT_GE(scores["heldout"].top1, 817u);
+  EXPECT_GE(scores["heldout"].top3, 960u);
 }
 
 // A log as users paste it: the error among the program's other output (pip, Python warnings,
@@ -570,12 +574,13 @@ TEST(ExplainCorpus, NoiseAroundTheLogKeepsTheAnswer) {
   // its signatures: dev 1710/1958, held-out 779/914. With round fifty and its rule: dev
   // 1717/1967, held-out 783/919. With rounds fifty-one and fifty-two and their signatures: dev
   // 1762/2013, held-out 796/935; with round fifty-three: dev 1770/2019, held-out 800/943; with
-  // round fifty-four: dev 1781/2035, held-out 805/949.
+  // round fifty-four: dev 1781/2035, held-out 805/949; with round fifty-five: dev 1797/2053,
+  // held-out 815/958.
   if (testing::kEveryInput) {
-    EXPECT_GE(noisy["dev"].top1, 1781u) << moved;
-    EXPECT_GE(noisy["dev"].top3, 2035u);
-    EXPECT_GE(noisy["heldout"].top1, 805u);
-    EXPECT_GE(noisy["heldout"].top3, 949u);
+    EXPECT_GE(noisy["dev"].top1, 1797u) << moved;
+    EXPECT_GE(noisy["dev"].top3, 2053u);
+    EXPECT_GE(noisy["heldout"].top1, 815u);
+    EXPECT_GE(noisy["heldout"].top3, 958u);
   }
   // The noise alone is no error of the GPU stack.
   const auto [before, after] = noise_for("linux");
