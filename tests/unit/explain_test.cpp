@@ -2125,6 +2125,25 @@ std::pair<std::string, std::string> first_cause_and_fix(const std::string& log) 
   return {causes.front().id, causes.front().fix.empty() ? "" : causes.front().fix.front()};
 }
 
+// Windows' own words for a DLL it could not find or a stale copy it found first: the exit status
+// of a program whose imports failed, and an OpenMP entry point an older libomp140 lacks.
+TEST(Reasoning, WindowsLoaderFailuresNameTheDllTheyPointTo) {
+  const auto [exited, exited_fix] =
+      first_cause_and_fix("[ace-server] Process exited with code 3221225781, signal null\n");
+  EXPECT_EQ(exited, "cuda.runtime_missing");
+  EXPECT_NE(exited_fix.find("dumpbin /dependents"), std::string::npos) << exited_fix;
+  const auto exit_causes = explain_by_signatures("Nitro exited with code: 0\n");
+  for (const auto& c : exit_causes)
+    EXPECT_NE(c.id, "cuda.runtime_missing");
+  const auto openmp = explain_by_signatures(
+      "The procedure entry point __kmpc_dispatch_deinit could not be located\nin the dynamic link "
+      "library:\n%LOCALAPPDATA%\\App\\llama-cpp\\cuda\\ggml-base.dll\n");
+  ASSERT_FALSE(openmp.empty());
+  EXPECT_EQ(openmp.front().id, "lib.shadowed_copy");
+  EXPECT_NE(openmp.front().why.find("__kmpc_dispatch_deinit"), std::string::npos)
+      << openmp.front().why;
+}
+
 // The container toolkit in CDI mode (or Jetson's csv mode) refuses the hook docker --gpus calls;
 // the fix is the runtime flag or a CDI device, not installing the toolkit.
 TEST(Reasoning, AContainerToolkitThatRefusesItsHookNamesTheRuntimeFlag) {
