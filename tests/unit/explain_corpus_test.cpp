@@ -508,7 +508,11 @@ TEST(ExplainCorpus, AccuracyOnDevAndHeldOut) {
   // failures, `YZ`, 12 of Chinese projects of 2024-2026; 5 of its 7 held-out right blind, 6 in
   // the top three), with an OpenMP entry point a stale libomp140 lacks, STATUS_DLL_NOT_FOUND as
   // an exit status and LMDeploy's bf16 refusal from its dev part: dev 1819/2081 of 2258
-  // (80.6 %/92.2 %), held-out 820/966 of 1101 (74.5 %/87.7 %).
+  // (80.6 %/92.2 %), held-out 820/966 of 1101 (74.5 %/87.7 %). Round fifty-seven (`ZA`, 12
+  // threads of CUDA runtimes of another version or toolkits found first, `ZB`, 3 of WSL2 and
+  // Docker Desktop, `ZC`, 7 of copies found first; 7 of its 8 held-out right blind, 7 in the top
+  // three), with OpenMP's "Error #15 … already initialized" from its dev part: dev 1827/2092 of
+  // 2270 (80.5 %/92.2 %), held-out 826/975 of 1109 (74.5 %/87.9 %).
   if (!testing::kEveryInput) return;
   EXPECT_GE(scores["dev"].share(scores["dev"].top1), 0.80) << misses;
   EXPECT_GE(scores["dev"].share(scores["dev"].top3), 0.92);
@@ -516,10 +520,10 @@ TEST(ExplainCorpus, AccuracyOnDevAndHeldOut) {
   EXPECT_GE(scores["heldout"].share(scores["heldout"].top3), 0.87);
   // A share falls when hard cases join; the count of cases right never may: a signature change
   // that loses a case that passed fails here even when new cases hide it in the share.
-  EXPECT_GE(scores["dev"].top1, 1819u) << misses;
-  EXPECT_GE(scores["dev"].top3, 2081u);
-  EXPECT_GE(scores["heldout"].top1, 820u);
-  EXPECT_GE(scores["heldout"].top3, 966u);
+  EXPECT_GE(scores["dev"].top1, 1827u) << misses;
+  EXPECT_GE(scores["dev"].top3, 2092u);
+  EXPECT_GE(scores["heldout"].top1, 826u);
+  EXPECT_GE(scores["heldout"].top3, 975u);
 }
 
 // A log as users paste it: the error among the program's other output (pip, Python warnings,
@@ -580,12 +584,13 @@ TEST(ExplainCorpus, NoiseAroundTheLogKeepsTheAnswer) {
   // 1717/1967, held-out 783/919. With rounds fifty-one and fifty-two and their signatures: dev
   // 1762/2013, held-out 796/935; with round fifty-three: dev 1770/2019, held-out 800/943; with
   // round fifty-four: dev 1781/2035, held-out 805/949; with round fifty-five: dev 1797/2053,
-  // held-out 815/958; with round fifty-six: dev 1815/2078, held-out 818/964.
+  // held-out 815/958; with round fifty-six: dev 1815/2078, held-out 818/964; with round
+  // fifty-seven: dev 1823/2089, held-out 824/973.
   if (testing::kEveryInput) {
-    EXPECT_GE(noisy["dev"].top1, 1815u) << moved;
-    EXPECT_GE(noisy["dev"].top3, 2078u);
-    EXPECT_GE(noisy["heldout"].top1, 818u);
-    EXPECT_GE(noisy["heldout"].top3, 964u);
+    EXPECT_GE(noisy["dev"].top1, 1823u) << moved;
+    EXPECT_GE(noisy["dev"].top3, 2089u);
+    EXPECT_GE(noisy["heldout"].top1, 824u);
+    EXPECT_GE(noisy["heldout"].top3, 973u);
   }
   // The noise alone is no error of the GPU stack.
   const auto [before, after] = noise_for("linux");

@@ -2142,6 +2142,13 @@ TEST(Reasoning, WindowsLoaderFailuresNameTheDllTheyPointTo) {
   EXPECT_EQ(openmp.front().id, "lib.shadowed_copy");
   EXPECT_NE(openmp.front().why.find("__kmpc_dispatch_deinit"), std::string::npos)
       << openmp.front().why;
+  // Two OpenMP runtimes in one process: the stray copy is the cause, not the error's workaround.
+  const auto [twice, twice_fix] = first_cause_and_fix(
+      "OMP: Error #15: Initializing libiomp5md.dll, but found libiomp5md.dll already "
+      "initialized.\n");
+  EXPECT_EQ(twice, "lib.shadowed_copy");
+  EXPECT_NE(twice_fix.find("libiomp5md.dll"), std::string::npos) << twice_fix;
+  EXPECT_NE(twice_fix.find("nomkl"), std::string::npos) << twice_fix;
 }
 
 // The container toolkit in CDI mode (or Jetson's csv mode) refuses the hook docker --gpus calls;
