@@ -512,7 +512,11 @@ TEST(ExplainCorpus, AccuracyOnDevAndHeldOut) {
   // threads of CUDA runtimes of another version or toolkits found first, `ZB`, 3 of WSL2 and
   // Docker Desktop, `ZC`, 7 of copies found first; 7 of its 8 held-out right blind, 7 in the top
   // three), with OpenMP's "Error #15 … already initialized" from its dev part: dev 1827/2092 of
-  // 2270 (80.5 %/92.2 %), held-out 826/975 of 1109 (74.5 %/87.9 %).
+  // 2270 (80.5 %/92.2 %), held-out 826/975 of 1109 (74.5 %/87.9 %). Round fifty-eight (`ZD`, 14
+  // threads of cuDNN of another version, `ZE`, 8 of containers and clusters, `ZF`, 8 of drivers
+  // older than the build; 8 of its 10 held-out right blind, 10 in the top three), no signature
+  // from its dev part (each dev case right, or second as its signature's dev threads order it):
+  // dev 1845/2112 of 2288 (80.6 %/92.3 %), held-out 835/984 of 1119 (74.6 %/87.9 %).
   if (!testing::kEveryInput) return;
   EXPECT_GE(scores["dev"].share(scores["dev"].top1), 0.80) << misses;
   EXPECT_GE(scores["dev"].share(scores["dev"].top3), 0.92);
@@ -520,10 +524,10 @@ TEST(ExplainCorpus, AccuracyOnDevAndHeldOut) {
   EXPECT_GE(scores["heldout"].share(scores["heldout"].top3), 0.87);
   // A share falls when hard cases join; the count of cases right never may: a signature change
   // that loses a case that passed fails here even when new cases hide it in the share.
-  EXPECT_GE(scores["dev"].top1, 1827u) << misses;
-  EXPECT_GE(scores["dev"].top3, 2092u);
-  EXPECT_GE(scores["heldout"].top1, 826u);
-  EXPECT_GE(scores["heldout"].top3, 975u);
+  EXPECT_GE(scores["dev"].top1, 1845u) << misses;
+  EXPECT_GE(scores["dev"].top3, 2112u);
+  EXPECT_GE(scores["heldout"].top1, 835u);
+  EXPECT_GE(scores["heldout"].top3, 984u);
 }
 
 // A log as users paste it: the error among the program's other output (pip, Python warnings,
@@ -585,12 +589,13 @@ TEST(ExplainCorpus, NoiseAroundTheLogKeepsTheAnswer) {
   // 1762/2013, held-out 796/935; with round fifty-three: dev 1770/2019, held-out 800/943; with
   // round fifty-four: dev 1781/2035, held-out 805/949; with round fifty-five: dev 1797/2053,
   // held-out 815/958; with round fifty-six: dev 1815/2078, held-out 818/964; with round
-  // fifty-seven: dev 1823/2089, held-out 824/973.
+  // fifty-seven: dev 1823/2089, held-out 824/973; with round fifty-eight: dev 1841/2109,
+  // held-out 833/982.
   if (testing::kEveryInput) {
-    EXPECT_GE(noisy["dev"].top1, 1823u) << moved;
-    EXPECT_GE(noisy["dev"].top3, 2089u);
-    EXPECT_GE(noisy["heldout"].top1, 824u);
-    EXPECT_GE(noisy["heldout"].top3, 973u);
+    EXPECT_GE(noisy["dev"].top1, 1841u) << moved;
+    EXPECT_GE(noisy["dev"].top3, 2109u);
+    EXPECT_GE(noisy["heldout"].top1, 833u);
+    EXPECT_GE(noisy["heldout"].top3, 982u);
   }
   // The noise alone is no error of the GPU stack.
   const auto [before, after] = noise_for("linux");
