@@ -675,6 +675,15 @@ bool captured(const Cause& c, const std::string& name) {
   return it != c.captures.end() && !it->second.empty();
 }
 
+// "explain.<part>.<id>.<signature>": the text the cause's first signature brings, where it has one.
+std::optional<std::string> signature_text_key(const Cause& c, std::string_view part,
+                                              const kb::Messages& m) {
+  if (c.signatures.empty()) return std::nullopt;
+  std::string key = fmt::format("explain.{}.{}.{}", part, c.id, c.signatures.front());
+  if (!m.has(key)) return std::nullopt;
+  return key;
+}
+
 // "explain.why.<id>", or a text that says more: the signature's own (an "other" cause, a DLL that
 // names no runtime), or the cause's text for a log that lacks one of its captures
 // ("explain.why.<id>.without_other": no other CUDA on the log's search path; ".without_lib": a
@@ -682,22 +691,14 @@ bool captured(const Cause& c, const std::string& name) {
 // ".without_cc": one that names no compute capability, and so on, so no "unknown" in the text;
 // the first capture of this order the log lacks and a text exists for decides).
 std::string message_key(const Cause& c, std::string_view part, const kb::Messages& m) {
+  if (auto specific = signature_text_key(c, part, m)) return *specific;
   std::string key = fmt::format("explain.{}.{}", part, c.id);
-  if (!c.signatures.empty()) {
-    const std::string specific = key + "." + c.signatures.front();
-    if (m.has(specific)) return specific;
-  }
   for (const char* capture :
        {"lib", "cuda", "cudnn", "compiled", "other", "cc", "symbol", "package", "log", "plan"}) {
     const std::string without = key + ".without_" + capture;
     if (!captured(c, capture) && m.has(without)) return without;
   }
   return key;
-}
-
-bool has_signature_text(const Cause& c, const kb::Messages& m) {
-  return !c.signatures.empty() &&
-         m.has(fmt::format("explain.why.{}.{}", c.id, c.signatures.front()));
 }
 
 kb::MessageArgs args_of(const Cause& c, const kb::Messages& m) {
@@ -1143,7 +1144,7 @@ std::vector<Cause> reason(std::vector<Cause> causes, const kb::Kb& kb, const kb:
     // signature's own text was written for its captures.
     if (const auto lib = c.captures.find("lib"); lib != c.captures.end() &&
                                                  !library_fits_cause(c.id, lib->second) &&
-                                                 !has_signature_text(c, m)) {
+                                                 !signature_text_key(c, "why", m)) {
       c.captures.erase(lib);
     }
     // Interpretation: the library asked for names the CUDA or cuDNN it belongs to.

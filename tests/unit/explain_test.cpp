@@ -2132,9 +2132,19 @@ TEST(Reasoning, WindowsLoaderFailuresNameTheDllTheyPointTo) {
       first_cause_and_fix("[ace-server] Process exited with code 3221225781, signal null\n");
   EXPECT_EQ(exited, "cuda.runtime_missing");
   EXPECT_NE(exited_fix.find("dumpbin /dependents"), std::string::npos) << exited_fix;
-  const auto exit_causes = explain_by_signatures("Nitro exited with code: 0\n");
-  for (const auto& c : exit_causes)
-    EXPECT_NE(c.id, "cuda.runtime_missing");
+  // The same status as other programs and Windows' own dialog spell it.
+  for (const char* line :
+       {"Process returned -1073741515 (0xC0000135)   execution time : 0.031 s\n",
+        "The application was unable to start correctly (0xc0000135). Click OK to close the "
+        "application.\n",
+        "subprocess.CalledProcessError: Command '['main.exe']' returned non-zero exit status "
+        "3221225781.\n"}) {
+    EXPECT_EQ(first_cause_and_fix(line).first, "cuda.runtime_missing") << line;
+  }
+  for (const char* other : {"Nitro exited with code: 0\n", "Downloaded 3221225781 bytes\n"}) {
+    for (const auto& c : explain_by_signatures(other))
+      EXPECT_NE(c.id, "cuda.runtime_missing") << other;
+  }
   const auto openmp = explain_by_signatures(
       "The procedure entry point __kmpc_dispatch_deinit could not be located\nin the dynamic link "
       "library:\n%LOCALAPPDATA%\\App\\llama-cpp\\cuda\\ggml-base.dll\n");
