@@ -516,7 +516,15 @@ TEST(ExplainCorpus, AccuracyOnDevAndHeldOut) {
   // threads of cuDNN of another version, `ZE`, 8 of containers and clusters, `ZF`, 8 of drivers
   // older than the build; 8 of its 10 held-out right blind, 10 in the top three), no signature
   // from its dev part (each dev case right, or second as its signature's dev threads order it):
-  // dev 1845/2112 of 2288 (80.6 %/92.3 %), held-out 835/984 of 1119 (74.6 %/87.9 %).
+  // dev 1845/2112 of 2288 (80.6 %/92.3 %), held-out 835/984 of 1119 (74.6 %/87.9 %). Round
+  // fifty-nine (`ZG`, 10 threads of toolkits found first and ptxas, `ZH`, 6 of WSL 2, `ZI`, 10 of
+  // faulty and busy devices; 2 of its 5 held-out right blind, 3 in the top three), with NVML's
+  // DRIVER_NOT_LOADED (error 9) read as a Linux driver's NVML inside WSL from its dev part: dev
+  // 1857/2127 of 2307, held-out 838/988 of 1124. Round sixty (`ZJ`, 8 threads of JAX and ONNX
+  // Runtime, `ZK`, 6 of PaddlePaddle, 5 of them Chinese, `ZL`, 11 of Ollama and bitsandbytes; 6
+  // of its 10 held-out right blind, 8 in the top three), with a Windows crash report naming a
+  // cuDNN 8 DLL and PaddlePaddle's spelling of CUDA error 30 from its dev part: dev 1866/2140 of
+  // 2320 (80.4 %/92.2 %), held-out 844/995 of 1134 (74.4 %/87.7 %).
   if (!testing::kEveryInput) return;
   EXPECT_GE(scores["dev"].share(scores["dev"].top1), 0.80) << misses;
   EXPECT_GE(scores["dev"].share(scores["dev"].top3), 0.92);
@@ -524,10 +532,10 @@ TEST(ExplainCorpus, AccuracyOnDevAndHeldOut) {
   EXPECT_GE(scores["heldout"].share(scores["heldout"].top3), 0.87);
   // A share falls when hard cases join; the count of cases right never may: a signature change
   // that loses a case that passed fails here even when new cases hide it in the share.
-  EXPECT_GE(scores["dev"].top1, 1845u) << misses;
-  EXPECT_GE(scores["dev"].top3, 2112u);
-  EXPECT_GE(scores["heldout"].top1, 835u);
-  EXPECT_GE(scores["heldout"].top3, 984u);
+  EXPECT_GE(scores["dev"].top1, 1866u) << misses;
+  EXPECT_GE(scores["dev"].top3, 2140u);
+  EXPECT_GE(scores["heldout"].top1, 844u);
+  EXPECT_GE(scores["heldout"].top3, 995u);
 }
 
 // A log as users paste it: the error among the program's other output (pip, Python warnings,
@@ -590,12 +598,12 @@ TEST(ExplainCorpus, NoiseAroundTheLogKeepsTheAnswer) {
   // round fifty-four: dev 1781/2035, held-out 805/949; with round fifty-five: dev 1797/2053,
   // held-out 815/958; with round fifty-six: dev 1815/2078, held-out 818/964; with round
   // fifty-seven: dev 1823/2089, held-out 824/973; with round fifty-eight: dev 1841/2109,
-  // held-out 833/982.
+  // held-out 833/982; with rounds fifty-nine and sixty: dev 1862/2137, held-out 842/994.
   if (testing::kEveryInput) {
-    EXPECT_GE(noisy["dev"].top1, 1841u) << moved;
-    EXPECT_GE(noisy["dev"].top3, 2109u);
-    EXPECT_GE(noisy["heldout"].top1, 833u);
-    EXPECT_GE(noisy["heldout"].top3, 982u);
+    EXPECT_GE(noisy["dev"].top1, 1862u) << moved;
+    EXPECT_GE(noisy["dev"].top3, 2137u);
+    EXPECT_GE(noisy["heldout"].top1, 842u);
+    EXPECT_GE(noisy["heldout"].top3, 994u);
   }
   // The noise alone is no error of the GPU stack.
   const auto [before, after] = noise_for("linux");
