@@ -524,7 +524,15 @@ TEST(ExplainCorpus, AccuracyOnDevAndHeldOut) {
   // Runtime, `ZK`, 6 of PaddlePaddle, 5 of them Chinese, `ZL`, 11 of Ollama and bitsandbytes; 6
   // of its 10 held-out right blind, 8 in the top three), with a Windows crash report naming a
   // cuDNN 8 DLL and PaddlePaddle's spelling of CUDA error 30 from its dev part: dev 1866/2140 of
-  // 2320 (80.4 %/92.2 %), held-out 844/995 of 1134 (74.4 %/87.7 %).
+  // 2320 (80.4 %/92.2 %), held-out 844/995 of 1134 (74.4 %/87.7 %). CUDA's error 200 ("device
+  // kernel image is invalid") as its own symptom, a driver older than the toolchain first: dev
+  // 1868/2140 (t006, B018 right first), held-out unchanged (O004 gained first place, N011 lost
+  // it). Rounds sixty-one (`ZM`-`ZO`, 22 threads of TensorRT, extensions built for another
+  // torch and Chinese projects of Windows users; 6 of its 8 held-out right blind, 8 in the top
+  // three) and sixty-two (`ZP`, `ZR`, `ZS`, 30 of Stable Diffusion front ends, installers that
+  // gave the wrong build, clusters and hosted notebooks; 5 of its 9 held-out right blind, 7 in
+  // the top three), no signature from their dev parts: dev 1895/2172 of 2350 (80.6 %/92.4 %),
+  // held-out 856/1010 of 1151 (74.4 %/87.7 %).
   if (!testing::kEveryInput) return;
   EXPECT_GE(scores["dev"].share(scores["dev"].top1), 0.80) << misses;
   EXPECT_GE(scores["dev"].share(scores["dev"].top3), 0.92);
@@ -532,10 +540,10 @@ TEST(ExplainCorpus, AccuracyOnDevAndHeldOut) {
   EXPECT_GE(scores["heldout"].share(scores["heldout"].top3), 0.87);
   // A share falls when hard cases join; the count of cases right never may: a signature change
   // that loses a case that passed fails here even when new cases hide it in the share.
-  EXPECT_GE(scores["dev"].top1, 1866u) << misses;
-  EXPECT_GE(scores["dev"].top3, 2140u);
-  EXPECT_GE(scores["heldout"].top1, 844u);
-  EXPECT_GE(scores["heldout"].top3, 995u);
+  EXPECT_GE(scores["dev"].top1, 1895u) << misses;
+  EXPECT_GE(scores["dev"].top3, 2172u);
+  EXPECT_GE(scores["heldout"].top1, 856u);
+  EXPECT_GE(scores["heldout"].top3, 1010u);
 }
 
 // A log as users paste it: the error among the program's other output (pip, Python warnings,
@@ -598,12 +606,13 @@ TEST(ExplainCorpus, NoiseAroundTheLogKeepsTheAnswer) {
   // round fifty-four: dev 1781/2035, held-out 805/949; with round fifty-five: dev 1797/2053,
   // held-out 815/958; with round fifty-six: dev 1815/2078, held-out 818/964; with round
   // fifty-seven: dev 1823/2089, held-out 824/973; with round fifty-eight: dev 1841/2109,
-  // held-out 833/982; with rounds fifty-nine and sixty: dev 1862/2137, held-out 842/994.
+  // held-out 833/982; with rounds fifty-nine and sixty: dev 1862/2137, held-out 842/994;
+  // with rounds sixty-one and sixty-two: dev 1891/2169, held-out 854/1009.
   if (testing::kEveryInput) {
-    EXPECT_GE(noisy["dev"].top1, 1862u) << moved;
-    EXPECT_GE(noisy["dev"].top3, 2137u);
-    EXPECT_GE(noisy["heldout"].top1, 842u);
-    EXPECT_GE(noisy["heldout"].top3, 994u);
+    EXPECT_GE(noisy["dev"].top1, 1891u) << moved;
+    EXPECT_GE(noisy["dev"].top3, 2169u);
+    EXPECT_GE(noisy["heldout"].top1, 854u);
+    EXPECT_GE(noisy["heldout"].top3, 1009u);
   }
   // The noise alone is no error of the GPU stack.
   const auto [before, after] = noise_for("linux");
