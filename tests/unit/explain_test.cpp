@@ -2213,5 +2213,40 @@ TEST(Reasoning, WindowsCompilerAndTensorFlowDeviceMessagesNameTheirCause) {
   EXPECT_NE(plugin.front().why.find("libmetal_plugin.dylib"), std::string::npos)
       << plugin.front().why;
 }
+
+// The dispatcher names the package whose operator has no CUDA kernel: torch's own (aten) is a torch
+// without CUDA; torchvision's or torchaudio's beside a CUDA torch is a companion package of another
+// build, fixed by installing the three together.
+TEST(Reasoning, AnOperatorWithoutACudaKernelNamesThePackageItBelongsTo) {
+  const auto [companion, companion_fix] = first_cause_and_fix(
+      "RuntimeError: Could not run 'torchvision::nms' with arguments from the 'CUDA' backend.\n");
+  EXPECT_EQ(companion, "framework.conflicting_packages");
+  EXPECT_NE(companion_fix.find("torchvision matches torch"), std::string::npos) << companion_fix;
+  EXPECT_EQ(first_cause_and_fix("NotImplementedError: Could not run 'torchaudio::_lfilter' with "
+                                "arguments from the 'CUDA' backend.\n")
+                .first,
+            "framework.conflicting_packages");
+  EXPECT_EQ(
+      first_cause_and_fix("Exception: Could not run 'aten::empty_strided' with arguments from "
+                          "the 'CUDA' backend.\n")
+          .first,
+      "framework.cpu_only_build");
+  // Error 200 is an image the driver could not load, not a GPU the binary lacks (209); a line
+  // that names the cause still comes first.
+  EXPECT_EQ(
+      first_cause_and_fix("RuntimeError: Triton Error [CUDA]: device kernel image is invalid.\n")
+          .first,
+      "driver.too_old");
+  EXPECT_EQ(first_cause_and_fix("CUDA error: no kernel image is available for execution on the "
+                                "device\n")
+                .first,
+            "gpu.compute_capability_unsupported");
+  EXPECT_EQ(first_cause_and_fix("W asm_compiler.cc:232] Falling back to the CUDA driver for PTX "
+                                "compilation; ptxas does not support CC 8.9\nE cuda_driver.cc:864] "
+                                "failed to load PTX text as a module: CUDA_ERROR_INVALID_IMAGE: "
+                                "device kernel image is invalid\n")
+                .first,
+            "cuda.ptxas_missing_or_old");
+}
 }  // namespace
 }  // namespace gpuvet::explain
