@@ -2233,10 +2233,11 @@ TEST(Reasoning, AnOperatorWithoutACudaKernelNamesThePackageItBelongsTo) {
       "framework.cpu_only_build");
   // Error 200 is an image the driver could not load, not a GPU the binary lacks (209); a line
   // that names the cause still comes first.
-  EXPECT_EQ(
-      first_cause_and_fix("RuntimeError: Triton Error [CUDA]: device kernel image is invalid.\n")
-          .first,
-      "driver.too_old");
+  const auto [invalid, invalid_fix] =
+      first_cause_and_fix("RuntimeError: Triton Error [CUDA]: device kernel image is invalid.\n");
+  EXPECT_EQ(invalid, "driver.too_old");
+  EXPECT_NE(invalid_fix.find("the CUDA the program was built with"), std::string::npos)
+      << invalid_fix;
   EXPECT_EQ(first_cause_and_fix("CUDA error: no kernel image is available for execution on the "
                                 "device\n")
                 .first,
