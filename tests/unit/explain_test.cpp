@@ -2231,8 +2231,11 @@ TEST(Reasoning, AnOperatorWithoutACudaKernelNamesThePackageItBelongsTo) {
                           "the 'CUDA' backend.\n")
           .first,
       "framework.cpu_only_build");
-  // Error 200 is an image the driver could not load, not a GPU the binary lacks (209); a line
-  // that names the cause still comes first.
+}
+
+// Error 200 is an image the driver could not load, not a GPU the binary lacks (209); a line that
+// names the cause still comes first.
+TEST(Reasoning, AnInvalidKernelImageIsCodeTheDriverCouldNotLoad) {
   const auto [invalid, invalid_fix] =
       first_cause_and_fix("RuntimeError: Triton Error [CUDA]: device kernel image is invalid.\n");
   EXPECT_EQ(invalid, "driver.too_old");
@@ -2248,6 +2251,43 @@ TEST(Reasoning, AnOperatorWithoutACudaKernelNamesThePackageItBelongsTo) {
                                 "device kernel image is invalid\n")
                 .first,
             "cuda.ptxas_missing_or_old");
+}
+
+// The other spellings of the messages rounds 59 and 60 brought: Event Viewer's and the debugger's
+// crash reports of a cuDNN 8 DLL, NVML's error 9 as its enum and as Ollama prints it, CUDA's
+// error 30 as PaddlePaddle prints it.
+TEST(Reasoning, CrashReportsNvmlErrorNineAndPaddlesErrorThirtyNameTheirCause) {
+  for (const char* line :
+       {"Faulting module name: cudnn_cnn_infer64_8.dll, version: 6.14.11.6050, time stamp: "
+        "0x6374e4f4\n",
+        "Error module name: cudnn64_8.dll, version: 6.14.11.6050, timestamp: 0x60375746\n",
+        "Unhandled exception at 0x00007FFB2C3A420D (cudnn64_8.dll) in app.exe: Fatal program exit "
+        "requested.\n"}) {
+    EXPECT_EQ(first_cause_and_fix(line).first, "cudnn.zlibwapi_missing") << line;
+  }
+  for (const char* other : {"Faulting module name: cudart64_110.dll, version: 6.14.11.1100\n",
+                            "Loaded cudnn64_8.dll (version 8.9.7)\n"}) {
+    for (const auto& c : explain_by_signatures(other))
+      EXPECT_NE(c.id, "cudnn.zlibwapi_missing") << other;
+  }
+  for (const char* line :
+       {"time=2024-01-08 level=INFO msg=\"CUDA not detected: nvml vram init "
+        "failure: 9\"\n",
+        "nvmlInit_v2 failed: NVML_ERROR_DRIVER_NOT_LOADED = 9\n",
+        "ABORT: CUDA NVML library initialization failed: NVML_DRIVER_NOT_LOADED\n"}) {
+    EXPECT_EQ(first_cause_and_fix(line).first, "driver.wsl_linux_driver_installed") << line;
+  }
+  for (const auto& c : explain_by_signatures("CUDA not detected: nvml vram init failure: 999\n"))
+    EXPECT_NE(c.id, "driver.wsl_linux_driver_installed");
+  EXPECT_EQ(first_cause_and_fix("PaddleCheckError: cudaGetDeviceCount failed in "
+                                "paddle::platform::GetCUDADeviceCountImpl, error code : 30, Please "
+                                "see detail in https://docs.nvidia.com/x: unknown error at "
+                                "[/paddle/paddle/fluid/platform/gpu_info.cc:67]\n")
+                .first,
+            "driver.module_not_loaded");
+  for (const auto& c : explain_by_signatures("cudaGetDeviceCount failed, error code : 35, Please "
+                                             "see detail: CUDA driver version is insufficient\n"))
+    EXPECT_NE(c.id, "driver.module_not_loaded");
 }
 }  // namespace
 }  // namespace gpuvet::explain
