@@ -532,7 +532,13 @@ TEST(ExplainCorpus, AccuracyOnDevAndHeldOut) {
   // three) and sixty-two (`ZP`, `ZR`, `ZS`, 30 of Stable Diffusion front ends, installers that
   // gave the wrong build, clusters and hosted notebooks; 5 of its 9 held-out right blind, 7 in
   // the top three), no signature from their dev parts: dev 1895/2172 of 2350 (80.6 %/92.4 %),
-  // held-out 856/1010 of 1151 (74.4 %/87.7 %).
+  // held-out 856/1010 of 1151 (74.4 %/87.7 %). Round sixty-three (`ZT`, 10 threads of Slurm's
+  // and PBS's GPU requests and GRES setups, `ZU`, 8 of orchestrated containers, `ZV`, 1 of a
+  // toolkit found first) with scheduler.gres_misconfigured in the taxonomy (its earlier `+`
+  // cases renamed, three of them held-out and right), 5 of its 8 held-out right blind, 7 in the
+  // top three; Slurm's refusals and slurmd's GRES errors as signatures from its dev part; round
+  // sixty-four (`ZW`, `ZX`, 3 threads): dev 1911/2188 of 2369 (80.7 %/92.4 %), held-out
+  // 868/1021 of 1162 (74.7 %/87.9 %).
   if (!testing::kEveryInput) return;
   EXPECT_GE(scores["dev"].share(scores["dev"].top1), 0.80) << misses;
   EXPECT_GE(scores["dev"].share(scores["dev"].top3), 0.92);
@@ -540,10 +546,10 @@ TEST(ExplainCorpus, AccuracyOnDevAndHeldOut) {
   EXPECT_GE(scores["heldout"].share(scores["heldout"].top3), 0.87);
   // A share falls when hard cases join; the count of cases right never may: a signature change
   // that loses a case that passed fails here even when new cases hide it in the share.
-  EXPECT_GE(scores["dev"].top1, 1895u) << misses;
-  EXPECT_GE(scores["dev"].top3, 2172u);
-  EXPECT_GE(scores["heldout"].top1, 856u);
-  EXPECT_GE(scores["heldout"].top3, 1010u);
+  EXPECT_GE(scores["dev"].top1, 1911u) << misses;
+  EXPECT_GE(scores["dev"].top3, 2188u);
+  EXPECT_GE(scores["heldout"].top1, 868u);
+  EXPECT_GE(scores["heldout"].top3, 1021u);
 }
 
 // A log as users paste it: the error among the program's other output (pip, Python warnings,
@@ -607,12 +613,13 @@ TEST(ExplainCorpus, NoiseAroundTheLogKeepsTheAnswer) {
   // held-out 815/958; with round fifty-six: dev 1815/2078, held-out 818/964; with round
   // fifty-seven: dev 1823/2089, held-out 824/973; with round fifty-eight: dev 1841/2109,
   // held-out 833/982; with rounds fifty-nine and sixty: dev 1862/2137, held-out 842/994;
-  // with rounds sixty-one and sixty-two: dev 1891/2169, held-out 854/1009.
+  // with rounds sixty-one and sixty-two: dev 1891/2169, held-out 854/1009; with rounds
+  // sixty-three and sixty-four and scheduler.gres_misconfigured: dev 1907/2185, held-out 866/1020.
   if (testing::kEveryInput) {
-    EXPECT_GE(noisy["dev"].top1, 1891u) << moved;
-    EXPECT_GE(noisy["dev"].top3, 2169u);
-    EXPECT_GE(noisy["heldout"].top1, 854u);
-    EXPECT_GE(noisy["heldout"].top3, 1009u);
+    EXPECT_GE(noisy["dev"].top1, 1907u) << moved;
+    EXPECT_GE(noisy["dev"].top3, 2185u);
+    EXPECT_GE(noisy["heldout"].top1, 866u);
+    EXPECT_GE(noisy["heldout"].top3, 1020u);
   }
   // The noise alone is no error of the GPU stack.
   const auto [before, after] = noise_for("linux");

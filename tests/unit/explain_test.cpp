@@ -2289,5 +2289,43 @@ TEST(Reasoning, CrashReportsNvmlErrorNineAndPaddlesErrorThirtyNameTheirCause) {
                                              "see detail: CUDA driver version is insufficient\n"))
     EXPECT_NE(c.id, "driver.module_not_loaded");
 }
+
+// The batch scheduler's refusals of a GPU request and slurmd's GRES errors name the scheduler's
+// configuration, not the GPU stack: the job never reached a GPU.
+TEST(Reasoning, SlurmGresMessagesNameTheSchedulersConfiguration) {
+  for (const std::string line :
+       {"sbatch: error: Batch job submission failed: Invalid generic resource (gres) specification",
+        "srun: error: Unable to create step for job 16413634: Invalid generic resource (gres) "
+        "specification",
+        "sbatch: error: No gpu count given, specify --gres=gpu",
+        "submitit.core.utils.FailedJobError: sbatch: error: Parameter --gres=gpu:1 no longer "
+        "acceptable, please switch to --gpus=1",
+        "sbatch: error: You must always specify a type when requesting gpu GRES",
+        "sbatch: error: Batch job submission failed: Requested GRES option unsupported by "
+        "configured SelectType plugin",
+        "slurmstepd: error: Bind request gpu:verbose,single:1 does not specify any devices within "
+        "the allocation for task 0. Binding to the first device in the allocation instead.",
+        "Reason=gres/gpu count reported lower than configured (0 < 8)",
+        "slurmctld: _node_config_validate: gres/gpu: Count changed on node nodegpu1 (4 != 3)",
+        "slurmd[5421]: fatal: can't stat gres.conf file /dev//nvidia0: No such file or directory",
+        "error: _node_config_validate: gres/gpu: invalid GRES core specification (48-63,176-191) "
+        "on node node01",
+        "fatal: We were configured to autodetect nvml functionality, but we weren't able to find "
+        "that lib when Slurm was configured",
+        "srun: error: Unable to allocate resources: Requested node configuration is not "
+        "available"}) {
+    const auto causes = explain_by_signatures(line + "\n");
+    ASSERT_FALSE(causes.empty()) << line;
+    EXPECT_EQ(causes.front().id, "scheduler.gres_misconfigured") << line;
+    EXPECT_FALSE(causes.front().similar) << line;
+  }
+  // A queued job and slurmd's own inventory report nothing wrong.
+  for (const std::string line :
+       {"srun: job 16413634 queued and waiting for resources", "sbatch: Submitted batch job 42",
+        "slurmd: Gres Name=gpu Type=a100 Count=8"}) {
+    for (const auto& c : explain_by_signatures(line + "\n"))
+      EXPECT_TRUE(c.similar || c.id != "scheduler.gres_misconfigured") << line;
+  }
+}
 }  // namespace
 }  // namespace gpuvet::explain
