@@ -9,11 +9,11 @@
 #include <set>
 
 #include "core/gzip.hpp"
+#include "core/hostlist.hpp"
 #include "core/new_file.hpp"
 #include "core/paths.hpp"
 #include "core/text.hpp"
 #include "fleet/fleet.hpp"
-#include "fleet/hostlist.hpp"
 #include "fleet/shared_filesystem.hpp"
 #include "fleet/wire.hpp"
 #include "gpu/library_names.hpp"
@@ -184,7 +184,7 @@ Result<Collected> collect_slurm(const CollectOptions& options) {
   std::vector<WireNode> answers = reader.nodes();
   for (const WireNode& answer : answers) {
     if (!answer.nodelist) continue;
-    if (auto names = expand_hostlist(*answer.nodelist)) {
+    if (auto names = hostlist::expand(*answer.nodelist)) {
       for (std::string& name : *names) {
         if (unanswered.insert(name).second) expected.push_back(std::move(name));
       }

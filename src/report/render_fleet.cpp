@@ -4,8 +4,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/hostlist.hpp"
 #include "core/text.hpp"
-#include "fleet/hostlist.hpp"
 #include "report/fleet_columns.hpp"
 #include "report/paint.hpp"
 
@@ -65,7 +65,7 @@ std::string outliers_text(const fleet::Drift& drift, const kb::Messages& message
   for (const auto& [value, hosts] : by_value) {
     parts.push_back(messages.text(
         "fleet.text.outlier",
-        {{"host", fleet::compress_hostlist(hosts)}, {"value", display_value(value, messages)}}));
+        {{"host", hostlist::compress(hosts)}, {"value", display_value(value, messages)}}));
   }
   return text::join(parts, messages.text("fleet.text.list_separator"));
 }
@@ -138,7 +138,7 @@ std::string summary_line(const fleet::Report& report, const kb::Messages& messag
 std::string group_line(const fleet::Group& group, const kb::Messages& messages) {
   return messages.text("fleet.text.group_row", {{"count", std::to_string(group.hosts.size())},
                                                 {"key", group.key},
-                                                {"hosts", fleet::compress_hostlist(group.hosts)}});
+                                                {"hosts", hostlist::compress(group.hosts)}});
 }
 
 std::string display_value(const std::string& value, const kb::Messages& messages) {

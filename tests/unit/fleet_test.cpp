@@ -6,10 +6,10 @@
 
 #include "core/base64.hpp"
 #include "core/gzip.hpp"
+#include "core/hostlist.hpp"
 #include "core/text.hpp"
 #include "fleet/collect_record.hpp"
 #include "fleet/fleet.hpp"
-#include "fleet/hostlist.hpp"
 #include "fleet/wire.hpp"
 #include "report/render_fleet.hpp"
 #include "test_support.hpp"
@@ -55,24 +55,24 @@ TEST(Base64, RefusesWhatIsNotCanonical) {
 // ---------------------------------------------------------------- host lists
 
 TEST(Hostlist, ExpandsAsSlurmWritesThem) {
-  const auto names = expand_hostlist("gpu[01-03,07],login1,rack[1-2]-n[8-9]");
+  const auto names = hostlist::expand("gpu[01-03,07],login1,rack[1-2]-n[8-9]");
   ASSERT_TRUE(names) << names.error().message;
   EXPECT_EQ(*names, (std::vector<std::string>{"gpu01", "gpu02", "gpu03", "gpu07", "login1",
                                               "rack1-n8", "rack1-n9", "rack2-n8", "rack2-n9"}));
-  EXPECT_EQ(*expand_hostlist("localhost"), std::vector<std::string>{"localhost"});
-  EXPECT_EQ(*expand_hostlist("n[9-11]"), (std::vector<std::string>{"n9", "n10", "n11"}));
-  EXPECT_TRUE(expand_hostlist("")->empty());
+  EXPECT_EQ(*hostlist::expand("localhost"), std::vector<std::string>{"localhost"});
+  EXPECT_EQ(*hostlist::expand("n[9-11]"), (std::vector<std::string>{"n9", "n10", "n11"}));
+  EXPECT_TRUE(hostlist::expand("")->empty());
 }
 
 TEST(Hostlist, CompressesWhatItExpandsBack) {
-  EXPECT_EQ(compress_hostlist({"gpu07", "gpu01", "gpu03", "gpu02", "login1", "gpu02"}),
+  EXPECT_EQ(hostlist::compress({"gpu07", "gpu01", "gpu03", "gpu02", "login1", "gpu02"}),
             "gpu[01-03,07],login1");
-  EXPECT_EQ(compress_hostlist({"n9", "n10", "n11"}), "n9,n[10-11]");
-  EXPECT_EQ(compress_hostlist({"vm", "a[1]", "42"}), "42,a[1],vm");
-  EXPECT_EQ(compress_hostlist({}), "");
+  EXPECT_EQ(hostlist::compress({"n9", "n10", "n11"}), "n9,n[10-11]");
+  EXPECT_EQ(hostlist::compress({"vm", "a[1]", "42"}), "42,a[1],vm");
+  EXPECT_EQ(hostlist::compress({}), "");
   const std::vector<std::string> names = {"rack2-n08", "rack1-n09", "rack1-n08", "gpu001", "gpu1",
                                           "gpu002",    "login",     "x99",       "x100"};
-  auto back = expand_hostlist(compress_hostlist(names));
+  auto back = hostlist::expand(hostlist::compress(names));
   ASSERT_TRUE(back) << back.error().message;
   std::vector<std::string> sorted = names;
   std::sort(sorted.begin(), sorted.end());
@@ -83,7 +83,7 @@ TEST(Hostlist, CompressesWhatItExpandsBack) {
 TEST(Hostlist, RefusesBrokenOrHugeLists) {
   for (const char* bad : {"gpu[01-03", "gpu01-03]", "gpu[a-b]", "gpu[5-1]", "gpu[]", "n[1-999999]",
                           "a[1-999]b[1-999]"}) {
-    const auto names = expand_hostlist(bad);
+    const auto names = hostlist::expand(bad);
     EXPECT_FALSE(names) << bad;
     if (!names) {
       EXPECT_NE(names.error().message.find(bad), std::string::npos);

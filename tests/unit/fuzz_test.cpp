@@ -7,9 +7,9 @@
 
 #include "core/base64.hpp"
 #include "core/gzip.hpp"
+#include "core/hostlist.hpp"
 #include "core/text.hpp"
 #include "fleet/collect_record.hpp"
-#include "fleet/hostlist.hpp"
 #include "fleet/wire.hpp"
 #include "kb/csv.hpp"
 #include "probes/probes.hpp"
@@ -190,7 +190,7 @@ TEST(Fuzz, FleetWire) {
 TEST(Fuzz, HostlistsAndBase64AndTheCollectorsRecord) {
   std::mt19937 rng(12);
   for (int i = 0; i < 3000; ++i) {
-    (void)fleet::expand_hostlist(mutate("gpu[01-04,07],rack[1-2]-n[8-9],login1", rng));
+    (void)hostlist::expand(mutate("gpu[01-04,07],rack[1-2]-n[8-9],login1", rng));
     (void)base64::decode(mutate("Zm9vYmFyIGJheg==", rng));
   }
   fleet::CollectRecord record;

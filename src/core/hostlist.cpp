@@ -1,4 +1,4 @@
-#include "fleet/hostlist.hpp"
+#include "core/hostlist.hpp"
 
 #include <fmt/format.h>
 
@@ -7,7 +7,7 @@
 #include <optional>
 #include <tuple>
 
-namespace gpuvet::fleet {
+namespace gpuvet::hostlist {
 
 namespace {
 
@@ -32,7 +32,7 @@ Result<std::vector<std::string>> bracket_values(std::string_view body) {
     const long from = std::stol(std::string(low));
     const long to = std::stol(std::string(high));
     if (to < from) return make_error(fmt::format("the range \"{}\" runs backwards", part));
-    if (static_cast<size_t>(to - from) >= kMaxHostlistNames) {
+    if (static_cast<size_t>(to - from) >= kMaxNames) {
       return make_error(fmt::format("the range \"{}\" is too large", part));
     }
     for (long n = from; n <= to; ++n)
@@ -57,7 +57,7 @@ Result<bool> expand_item(std::string_view item, std::vector<std::string>& out) {
     if (close == std::string_view::npos) return make_error("a '[' without its ']'");
     auto values = bracket_values(item.substr(open + 1, close - open - 1));
     if (!values) return values.error();
-    if (names.size() * values->size() > kMaxHostlistNames) return make_error("too many names");
+    if (names.size() * values->size() > kMaxNames) return make_error("too many names");
     std::vector<std::string> product;
     for (const std::string& name : names) {
       for (const std::string& value : *values)
@@ -68,7 +68,7 @@ Result<bool> expand_item(std::string_view item, std::vector<std::string>& out) {
   }
   if (names.size() == 1 && names.front().empty()) return true;
   out.insert(out.end(), names.begin(), names.end());
-  if (out.size() > kMaxHostlistNames) return make_error("too many names");
+  if (out.size() > kMaxNames) return make_error("too many names");
   return true;
 }
 
@@ -86,7 +86,7 @@ std::optional<std::pair<std::string, std::string>> split_number(const std::strin
 
 }  // namespace
 
-std::string compress_hostlist(std::vector<std::string> names) {
+std::string compress(std::vector<std::string> names) {
   std::sort(names.begin(), names.end());
   names.erase(std::unique(names.begin(), names.end()), names.end());
   // (rest, width) -> the numbers, in order; names that cannot share a bracket stand alone.
@@ -129,7 +129,7 @@ std::string compress_hostlist(std::vector<std::string> names) {
   return out;
 }
 
-Result<std::vector<std::string>> expand_hostlist(std::string_view list) {
+Result<std::vector<std::string>> expand(std::string_view list) {
   std::vector<std::string> names;
   size_t start = 0;
   int depth = 0;
@@ -149,4 +149,4 @@ Result<std::vector<std::string>> expand_hostlist(std::string_view list) {
   return names;
 }
 
-}  // namespace gpuvet::fleet
+}  // namespace gpuvet::hostlist

@@ -7,16 +7,16 @@
 
 #include "core/result.hpp"
 
-namespace gpuvet::fleet {
+namespace gpuvet::hostlist {
 
 // More names than any cluster has: a list that expands further is refused, not built.
-inline constexpr size_t kMaxHostlistNames = 100000;
+inline constexpr size_t kMaxNames = 100000;
 
-Result<std::vector<std::string>> expand_hostlist(std::string_view list);
+Result<std::vector<std::string>> expand(std::string_view list);
 
 // The other way: "gpu01 gpu02 gpu03 gpu07 login1" -> "gpu[01-03,07],login1". Names that end in
-// digits share a bracket when the rest and the digits' width agree; expand_hostlist gives the
+// digits share a bracket when the rest and the digits' width agree; expand gives the
 // same names back (sorted, each once).
-std::string compress_hostlist(std::vector<std::string> names);
+std::string compress(std::vector<std::string> names);
 
-}  // namespace gpuvet::fleet
+}  // namespace gpuvet::hostlist
