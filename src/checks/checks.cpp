@@ -49,6 +49,7 @@ const std::vector<Check>& all_checks() {
       {"memory_pools", check_memory_pools},
       {"visible_devices", check_visible_devices},
       {"mig_devices", check_mig_devices},
+      {"slurm_gres", check_slurm_gres},
       {"driver_too_old", check_driver_too_old},
       {"compute_capability", check_compute_capability},
       {"cuda_path_order", check_cuda_path_order},

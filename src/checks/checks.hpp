@@ -67,6 +67,9 @@ Summary summarize(const Facts& facts, const std::vector<Finding>& findings);
 Result<bool> check_log_level(const CheckContext& context, std::vector<Finding>& findings);
 Result<bool> check_long_paths(const CheckContext& context, std::vector<Finding>& findings);
 Result<bool> check_shm_size(const CheckContext& context, std::vector<Finding>& findings);
+// A Slurm node whose gres.conf names missing devices, or that reports fewer GPUs than slurm.conf
+// configures for it (scheduler_checks.cpp).
+Result<bool> check_slurm_gres(const CheckContext& context, std::vector<Finding>& findings);
 Result<bool> check_gpu_and_driver(const CheckContext& context, std::vector<Finding>& findings);
 Result<bool> check_image_driver_libraries(const CheckContext& context,
                                           std::vector<Finding>& findings);

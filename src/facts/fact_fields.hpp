@@ -232,6 +232,16 @@ struct JsonFields<PythonEnvFact> {
 };
 
 template <>
+struct JsonFields<SlurmFacts> {
+  using T = SlurmFacts;
+  static constexpr auto fields = std::make_tuple(
+      json_field("conf", &T::conf), json_field("node", &T::node),
+      json_field("configured_gpus", &T::configured_gpus), json_field("gres_conf", &T::gres_conf),
+      json_field("autodetect", &T::autodetect), json_field("gpu_files", &T::gpu_files),
+      json_field("missing_gpu_files", &T::missing_gpu_files), json_field("in_job", &T::in_job));
+};
+
+template <>
 struct JsonFields<Facts> {
   using T = Facts;
   static constexpr auto fields = std::make_tuple(
@@ -239,7 +249,8 @@ struct JsonFields<Facts> {
       json_field("driver", &T::driver), json_field("gpus", &T::gpus),
       json_field("cuda_toolkits", &T::cuda_toolkits), json_field("nvcc", &T::nvcc),
       json_field("host_compilers", &T::host_compilers), json_field("libraries", &T::libraries),
-      json_field("cudnn", &T::cudnn), json_field("python_envs", &T::python_envs));
+      json_field("cudnn", &T::cudnn), json_field("python_envs", &T::python_envs),
+      json_field("slurm", &T::slurm));
 };
 
 }  // namespace gpuvet

@@ -325,6 +325,25 @@ struct HostCompilerFact {
   std::vector<std::string> other_gcc;
 };
 
+// A Slurm node's GPUs as its configuration sees them (Linux): what slurm.conf configures for this
+// host and what gres.conf tells slurmd to find. slurmctld drains a node that reports fewer GPUs
+// than configured, and slurmd stops when a File= device it was told of does not exist.
+struct SlurmFacts {
+  std::string conf;                 // the slurm.conf read
+  std::optional<std::string> node;  // the NodeName this host is, when a line names it
+  // Its Gres= GPUs (gpu, gpu:N, gpu:TYPE:N, summed); null where no line names this node or
+  // none gives it a gpu GRES.
+  std::optional<std::int64_t> configured_gpus;
+  std::optional<std::string> gres_conf;   // the gres.conf beside slurm.conf, when present
+  std::optional<std::string> autodetect;  // its AutoDetect= for this node (nvml, nvidia, off ...)
+  std::vector<std::string> gpu_files;     // its File= of Name=gpu lines for this node, expanded
+  std::vector<std::string> missing_gpu_files;  // of those, the ones that do not exist
+  // Run inside a Slurm job ($SLURM_JOB_ID set, as under fleet collect --slurm): the driver answers
+  // for the job's GPUs only, not the node's.
+  bool in_job = false;
+  bool operator==(const SlurmFacts&) const = default;
+};
+
 struct Facts {
   OsFacts os;
   EnvFacts env;
@@ -338,6 +357,7 @@ struct Facts {
   std::vector<LibraryFact> libraries;
   std::vector<CudnnFact> cudnn;
   std::vector<PythonEnvFact> python_envs;
+  std::optional<SlurmFacts> slurm;  // null: no slurm.conf found
 };
 
 nlohmann::ordered_json facts_to_json(const Facts& facts);

@@ -9,6 +9,7 @@ const std::vector<Probe>& all_probes() {
       {"cuda_toolkits", probe_cuda_toolkits},
       {"cudnn", probe_cudnn},
       {"gpu_driver", probe_gpu_driver},
+      {"slurm", probe_slurm},
       {"python_envs", probe_python_envs},
       {"libraries", probe_libraries},
       {"host_compiler", probe_host_compiler},

@@ -1,6 +1,7 @@
 #pragma once
 // Probes: one per fact family, each reading the machine only through the System door.
 // Adding a probe means adding its file and one line in probes.cpp.
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -48,6 +49,30 @@ const std::vector<std::string>& driver_library_dirs();
 // The mounts the driver probe asks about: a versioned driver library, or one of the driver
 // library directories or a directory above one (a host directory mounted whole), not the root.
 bool is_driver_mount(std::string_view point);
+// A Slurm node's GPU configuration (slurm_probe.cpp): slurm.conf's line for this host and the
+// gres.conf beside it.
+void probe_slurm(const sys::System& system, const kb::Kb& kb, Facts& facts);
+// The GPUs of a Gres= value: "gpu:a100:4,mps:100" is 4, "gpu" and "gpu:a100" are 1, items are
+// summed; nullopt when no item is a gpu or a count is not a whole number.
+std::optional<std::int64_t> gres_gpu_count(std::string_view gres);
+struct SlurmNodeConfig {
+  std::optional<std::string> node;   // the host's short name, when a NodeName line names it
+  std::optional<std::int64_t> gpus;  // that line's (or NodeName=DEFAULT's) Gres= GPUs
+};
+SlurmNodeConfig slurm_node_config(std::string_view slurm_conf, std::string_view hostname);
+struct GresNodeConfig {
+  std::optional<std::string> autodetect;  // lower case: nvml, nvidia, off ...
+  std::vector<std::string> gpu_files;     // File= of the Name=gpu lines, ranges expanded
+};
+// The lines of a gres.conf that apply to the host: those without NodeName=, and those whose
+// NodeName= host list names it.
+GresNodeConfig gres_node_config(std::string_view gres_conf, std::string_view hostname);
+// What a snapshot keeps of slurm.conf (the NodeName lines' NodeName=, NodeHostname= and Gres=;
+// the rest holds the accounting database's password and the cluster's layout) or of gres.conf
+// (the parameters the probe reads), one line per line kept, names in lower case.
+std::string slurm_parameters_read(std::string_view text, bool gres_conf);
+// Where slurm.conf is looked for after $SLURM_CONF.
+const std::vector<std::string>& slurm_conf_paths();
 void probe_cuda_toolkits(const sys::System& system, const kb::Kb& kb, Facts& facts);
 void probe_cudnn(const sys::System& system, const kb::Kb& kb, Facts& facts);
 // Python environments, their packages and framework builds (python_probe.cpp); adds the CUDA and

@@ -101,7 +101,8 @@ std::string driver_mounts(const std::string& text) {
 }  // namespace
 
 std::string keep_what_probes_read(const std::string& path, const std::string& text,
-                                  const std::string& condarc_path) {
+                                  const std::string& condarc_path,
+                                  const std::string& slurm_conf_path) {
   const std::string name = base_name(path);
   const std::string parent = base_name(paths::parent(path));
   if (name == ".condarc" || name == "condarc" ||
@@ -115,6 +116,10 @@ std::string keep_what_probes_read(const std::string& path, const std::string& te
   }
   if (name == "pyvenv.cfg") return pyvenv_cfg(text);
   if (name == "mountinfo" && path.starts_with("/proc/")) return driver_mounts(text);
+  if (name == "gres.conf") return slurm_parameters_read(text, true);
+  if (name == "slurm.conf" || (!slurm_conf_path.empty() && path == slurm_conf_path)) {
+    return slurm_parameters_read(text, false);
+  }
   return text;
 }
 
@@ -124,8 +129,11 @@ sys::Snapshot private_snapshot(const sys::Snapshot& recorded, const PrivacyOptio
   if (const auto it = s.env.find("CONDARC"); it != s.env.end()) {
     condarc_path = paths::normalize(it->second);
   }
+  std::string slurm_conf_path;
+  if (const auto it = s.env.find("SLURM_CONF"); it != s.env.end()) slurm_conf_path = it->second;
   for (auto& [path, entry] : s.files) {
-    if (entry.text) entry.text = keep_what_probes_read(path, *entry.text, condarc_path);
+    if (entry.text)
+      entry.text = keep_what_probes_read(path, *entry.text, condarc_path, slurm_conf_path);
   }
   // The Environment keys hold the user's saved variables: the probes read Path only.
   for (auto& [key, values] : s.registry) {

@@ -19,8 +19,10 @@ struct PrivacyOptions {
 sys::Snapshot private_snapshot(const sys::Snapshot& recorded, const PrivacyOptions& options = {});
 
 // The structural part alone, for one file: what remains of `text` read from `path`, or the text
-// unchanged when gpuvet parses nothing of it. `condarc` is the recorded $CONDARC, if any.
+// unchanged when gpuvet parses nothing of it. `condarc` and `slurm_conf` are the recorded
+// $CONDARC and $SLURM_CONF, if any.
 std::string keep_what_probes_read(const std::string& path, const std::string& text,
-                                  const std::string& condarc = "");
+                                  const std::string& condarc = "",
+                                  const std::string& slurm_conf = "");
 
 }  // namespace gpuvet::probes

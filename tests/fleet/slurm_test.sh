@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # gpuvet fleet through a real Slurm: a single-node cluster from Debian's packages (slurm-cluster.sh),
 # `fleet collect --slurm` staged with srun --bcast and run in place, a request Slurm cannot
-# satisfy, then `fleet report` over the collected node and the scenario fleet together.
+# satisfy, a second slurmd stopped by a gres.conf device the node lacks (check and explain name
+# it), then `fleet report` over the collected node and the scenario fleet together.
 #   slurm_test.sh GPUVET FLEET_DIR
 # Exit 77 (skipped) without root or Slurm, unless CI is set: CI must run it.
 set -euo pipefail
@@ -53,6 +54,29 @@ expect_status 1 "$gpuvet" fleet collect --slurm --deadline 60 -o "$S/impossible"
 grep -q "No node answered" "$S/impossible.txt" || fail "collect did not say no node answered"
 grep -q '"nodes": \[\]' "$S/impossible/collect.json" || fail "collect.json: $(cat "$S/impossible/collect.json")"
 [ -z "$(squeue -h)" ] || fail "a job was left in the queue: $(squeue)"
+
+echo "== a gres.conf naming a GPU device the node lacks: the real slurmd stops, gpuvet says why"
+# A second slurmd of the same node, on its own port and spool; the device name is one no machine has.
+B=$S/bad-gres
+short=$(hostname -s)
+mkdir -p "$B/spool"
+port=$(sed -n 's/^SlurmdPort=//p' "$S/slurm.conf")
+sed -e "s/^NodeName=localhost .*/NodeName=$short NodeAddr=127.0.0.1 CPUs=$(nproc) Gres=gpu:1 State=UNKNOWN/" \
+  -e "s|^SlurmdPidFile=.*|SlurmdPidFile=$B/slurmd.pid|" -e "s|^SlurmdSpoolDir=.*|SlurmdSpoolDir=$B/spool|" \
+  -e "s|^SlurmdLogFile=.*|SlurmdLogFile=$B/slurmd.log|" -e "s|^SlurmdPort=.*|SlurmdPort=$((port + 1))|" \
+  "$S/slurm.conf" >"$B/slurm.conf"
+echo "GresTypes=gpu" >>"$B/slurm.conf"
+echo "NodeName=$short Name=gpu File=/dev/nvidia63" >"$B/gres.conf"
+got=0
+timeout 120 slurmd -D -f "$B/slurm.conf" -N "$short" >"$B/slurmd.out" 2>&1 || got=$?
+[ "$got" != 0 ] && [ "$got" != 124 ] || fail "slurmd did not stop on the missing device (status $got): $(cat "$B/slurmd.out")"
+grep -q "can't stat gres.conf file /dev/nvidia63" "$B/slurmd.log" || fail "slurmd's log: $(cat "$B/slurmd.log")"
+SLURM_CONF=$B/slurm.conf "$gpuvet" check --json >"$B/check.json" || true
+grep -q '"id": "scheduler.gres_misconfigured"' "$B/check.json" || fail "check did not name the missing device: $(grep '"id"' "$B/check.json")"
+grep -q '"/dev/nvidia63"' "$B/check.json" || fail "check's facts lack the missing device"
+SLURM_CONF=$B/slurm.conf "$gpuvet" explain "$B/slurmd.log" --json >"$B/explain.json" || fail "explain named no cause"
+first=$(grep -m1 '"id": "' "$B/explain.json")
+case "$first" in *scheduler.gres_misconfigured*) ;; *) fail "explain's first cause: $first" ;; esac
 
 echo "== report: the collected node beside the scenario fleet"
 cp "$fleet"/nodes/* "$S/staged/"

@@ -207,5 +207,28 @@ TEST(Fuzz, HostlistsAndBase64AndTheCollectorsRecord) {
   }
 }
 
+// slurm.conf and gres.conf as a node has them: any bytes give a node's configuration or none, and
+// what a snapshot keeps of them reads to the same.
+TEST(Fuzz, SlurmAndGresConf) {
+  std::mt19937 rng(13);
+  const std::string slurm =
+      "NodeName=DEFAULT Gres=gpu:2\nNodeName=gpu[01-04] Gres=gpu:a100:4(S:0-1),mps:400\n"
+      "AccountingStoragePass=x # c\nNodeName=n1 NodeHostname=h1\n";
+  const std::string gres =
+      "AutoDetect=nvml\nNodeName=gpu[01-02] Name=gpu Type=a100 File=/dev/nvidia[0-3]\n";
+  for (int i = 0; i < 3000; ++i) {
+    const std::string conf = mutate(slurm, rng);
+    const auto node = probes::slurm_node_config(conf, "gpu02");
+    if (node.gpus) {
+      EXPECT_GE(*node.gpus, 0);
+    }
+    const auto kept = probes::slurm_parameters_read(conf, false);
+    EXPECT_EQ(probes::slurm_node_config(kept, "gpu02").gpus, node.gpus) << conf;
+    (void)probes::gres_gpu_count(mutate("gpu:a100:2(S:0,1),mps:100", rng));
+    const auto gres_node = probes::gres_node_config(mutate(gres, rng), "gpu01");
+    EXPECT_LE(gres_node.gpu_files.size(), hostlist::kMaxNames);
+  }
+}
+
 }  // namespace
 }  // namespace gpuvet
