@@ -215,5 +215,54 @@ TEST(Checks, ABrokenKnowledgeBaseIsAnErrorNotACrash) {
   EXPECT_NE(findings.error().message.find("bogus"), std::string::npos) << findings.error().message;
 }
 
+// ---- scheduler.gres_misconfigured --------------------------------------------------------------
+
+Facts slurm_node(std::int64_t configured, std::optional<std::string> autodetect,
+                 std::vector<std::string> files, size_t device_nodes) {
+  Facts f = with_env({});
+  SlurmFacts s;
+  s.conf = "/etc/slurm/slurm.conf";
+  s.node = "gpu01";
+  s.configured_gpus = configured;
+  s.gres_conf = "/etc/slurm/gres.conf";
+  s.autodetect = std::move(autodetect);
+  s.gpu_files = std::move(files);
+  f.slurm = s;
+  f.hardware.device_nodes = {"/dev/nvidia-uvm", "/dev/nvidiactl"};
+  for (size_t i = 0; i < device_nodes; ++i)
+    f.hardware.device_nodes.push_back("/dev/nvidia" + std::to_string(i));
+  return f;
+}
+
+// Without the driver's answer, the node's own count is its /dev/nvidiaN files; without AutoDetect,
+// what slurmd reports is gres.conf's devices, whatever the machine has.
+TEST(SlurmGres, ComparesWhatSlurmdWouldReportWithTheConfiguredCount) {
+  const auto three_files = run(slurm_node(4, "nvml", {}, 3));
+  const auto by_devices = find(three_files, "scheduler.gres_misconfigured");
+  ASSERT_NE(by_devices, nullptr);
+  EXPECT_EQ(by_devices->severity, Severity::error);
+  EXPECT_EQ(by_devices->details.at("reported_gpus"), "3");
+  EXPECT_NE(by_devices->evidence.front().find("3 GPU device files"), std::string::npos)
+      << by_devices->evidence.front();
+  const auto two_lines = run(slurm_node(4, std::nullopt, {"/dev/nvidia0", "/dev/nvidia1"}, 4));
+  const auto by_files = find(two_lines, "scheduler.gres_misconfigured");
+  ASSERT_NE(by_files, nullptr);
+  EXPECT_EQ(by_files->details.at("reported_gpus"), "2");
+  EXPECT_NE(by_files->evidence.front().find("2 File= devices"), std::string::npos);
+  EXPECT_EQ(find(run(slurm_node(4, "nvml", {}, 4)), "scheduler.gres_misconfigured"), nullptr);
+  EXPECT_EQ(find(run(slurm_node(2, "nvml", {}, 4)), "scheduler.gres_misconfigured"), nullptr);
+  // Nothing known of the GPUs (no driver answer, no device file): nothing said.
+  EXPECT_EQ(find(run(slurm_node(4, "nvml", {}, 0)), "scheduler.gres_misconfigured"), nullptr);
+  // A host slurm.conf does not name as a node runs no slurmd.
+  Facts login = slurm_node(4, "nvml", {}, 1);
+  login.slurm->node.reset();
+  EXPECT_EQ(find(run(login), "scheduler.gres_misconfigured"), nullptr);
+  // In Chinese too.
+  const auto chinese = run(slurm_node(4, "nvml", {}, 3), kb::Lang::zh);
+  const auto zh = find(chinese, "scheduler.gres_misconfigured");
+  ASSERT_NE(zh, nullptr);
+  EXPECT_NE(zh->title.find("gpu01"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace gpuvet::checks
