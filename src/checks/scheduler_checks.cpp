@@ -18,19 +18,10 @@ namespace gpuvet::checks {
 
 namespace {
 
-std::string listed(const std::vector<std::string>& items) {
-  std::string out;
-  for (const auto& item : items)
-    out += (out.empty() ? "" : ", ") + item;
-  return out;
-}
-
 // /dev/nvidia0, /dev/nvidia1 ...: one per GPU (not nvidiactl, nvidia-uvm, nvidia-caps).
 bool is_gpu_device_node(const std::string& path) {
   constexpr std::string_view prefix = "/dev/nvidia";
-  if (!path.starts_with(prefix) || path.size() == prefix.size()) return false;
-  return std::all_of(path.begin() + static_cast<std::ptrdiff_t>(prefix.size()), path.end(),
-                     [](char c) { return c >= '0' && c <= '9'; });
+  return path.starts_with(prefix) && text::is_digits(std::string_view(path).substr(prefix.size()));
 }
 
 // The GPUs this node has, and what says so: the driver's answer, else its device nodes; nullopt
@@ -56,17 +47,19 @@ Result<bool> missing_device_files(const CheckContext& context, const SlurmFacts&
   std::vector<std::string> present;
   std::copy_if(f.hardware.device_nodes.begin(), f.hardware.device_nodes.end(),
                std::back_inserter(present), is_gpu_device_node);
-  const kb::MessageArgs args = {{"gres_conf", s.gres_conf.value_or("gres.conf")},
-                                {"node", s.node.value_or("")},
-                                {"files", listed(s.missing_gpu_files)},
-                                {"present", present.empty() ? "none" : listed(present)}};
+  const kb::MessageArgs args = {
+      {"gres_conf", s.gres_conf.value_or("gres.conf")},
+      {"node", s.node.value_or("")},
+      {"files", text::join(s.missing_gpu_files, ", ")},
+      {"present", present.empty() ? context.text("scheduler.gres_misconfigured.no_device_files")
+                                  : text::join(present, ", ")}};
   auto finding = context.finding("scheduler.gres_misconfigured", Severity::error,
                                  "scheduler.gres_misconfigured.title.missing_files", args);
   if (!finding) return finding.error();
   finding->evidence.push_back(context.text("scheduler.gres_misconfigured.evidence.files", args));
   finding->fix.push_back(context.text("scheduler.gres_misconfigured.fix.files", args));
   finding->fix.push_back(context.text("scheduler.gres_misconfigured.fix.resume", args));
-  finding->details = {{"missing_gpu_files", listed(s.missing_gpu_files)}};
+  finding->details = {{"missing_gpu_files", text::join(s.missing_gpu_files, ", ")}};
   findings.push_back(std::move(*finding));
   return true;
 }

@@ -257,6 +257,14 @@ TEST(SlurmGres, ComparesWhatSlurmdWouldReportWithTheConfiguredCount) {
   Facts login = slurm_node(4, "nvml", {}, 1);
   login.slurm->node.reset();
   EXPECT_EQ(find(run(login), "scheduler.gres_misconfigured"), nullptr);
+  // A device gres.conf names that the node lacks, with no GPU device file at all.
+  Facts bare = slurm_node(1, std::nullopt, {"/dev/nvidia0"}, 0);
+  bare.slurm->missing_gpu_files = {"/dev/nvidia0"};
+  const auto stopped = run(bare, kb::Lang::zh);
+  const auto missing = find(stopped, "scheduler.gres_misconfigured");
+  ASSERT_NE(missing, nullptr);
+  EXPECT_NE(missing->evidence.front().find("（本机的 NVIDIA GPU 设备文件：无）"), std::string::npos)
+      << missing->evidence.front();
   // In Chinese too.
   const auto chinese = run(slurm_node(4, "nvml", {}, 3), kb::Lang::zh);
   const auto zh = find(chinese, "scheduler.gres_misconfigured");
