@@ -538,7 +538,11 @@ TEST(ExplainCorpus, AccuracyOnDevAndHeldOut) {
   // cases renamed, three of them held-out and right), 5 of its 8 held-out right blind, 7 in the
   // top three; Slurm's refusals and slurmd's GRES errors as signatures from its dev part; round
   // sixty-four (`ZW`, `ZX`, 3 threads): dev 1911/2188 of 2369 (80.7 %/92.4 %), held-out
-  // 868/1021 of 1162 (74.7 %/87.9 %).
+  // 868/1021 of 1162 (74.7 %/87.9 %). Round sixty-five (`ZY`, 10 threads of the libraries'
+  // status messages, `ZZ`, 7 of CUDA errors given as numbers; 3 of its 6 held-out right blind, 5
+  // in the top three), then the statuses of data/cuda_library_errors.csv as signatures (the
+  // program's own errors as `other`): dev 1918/2201 of 2380 (80.6 %/92.5 %), held-out 872/1027
+  // of 1168 (74.7 %/87.9 %).
   if (!testing::kEveryInput) return;
   EXPECT_GE(scores["dev"].share(scores["dev"].top1), 0.80) << misses;
   EXPECT_GE(scores["dev"].share(scores["dev"].top3), 0.92);
@@ -546,10 +550,10 @@ TEST(ExplainCorpus, AccuracyOnDevAndHeldOut) {
   EXPECT_GE(scores["heldout"].share(scores["heldout"].top3), 0.87);
   // A share falls when hard cases join; the count of cases right never may: a signature change
   // that loses a case that passed fails here even when new cases hide it in the share.
-  EXPECT_GE(scores["dev"].top1, 1911u) << misses;
-  EXPECT_GE(scores["dev"].top3, 2188u);
-  EXPECT_GE(scores["heldout"].top1, 868u);
-  EXPECT_GE(scores["heldout"].top3, 1021u);
+  EXPECT_GE(scores["dev"].top1, 1918u) << misses;
+  EXPECT_GE(scores["dev"].top3, 2201u);
+  EXPECT_GE(scores["heldout"].top1, 872u);
+  EXPECT_GE(scores["heldout"].top3, 1027u);
 }
 
 // A log as users paste it: the error among the program's other output (pip, Python warnings,
@@ -614,12 +618,13 @@ TEST(ExplainCorpus, NoiseAroundTheLogKeepsTheAnswer) {
   // fifty-seven: dev 1823/2089, held-out 824/973; with round fifty-eight: dev 1841/2109,
   // held-out 833/982; with rounds fifty-nine and sixty: dev 1862/2137, held-out 842/994;
   // with rounds sixty-one and sixty-two: dev 1891/2169, held-out 854/1009; with rounds
-  // sixty-three and sixty-four and scheduler.gres_misconfigured: dev 1907/2185, held-out 866/1020.
+  // sixty-three and sixty-four and scheduler.gres_misconfigured: dev 1907/2185, held-out 866/1020;
+  // with round sixty-five and the libraries' statuses: dev 1914/2197, held-out 870/1026.
   if (testing::kEveryInput) {
-    EXPECT_GE(noisy["dev"].top1, 1907u) << moved;
-    EXPECT_GE(noisy["dev"].top3, 2185u);
-    EXPECT_GE(noisy["heldout"].top1, 866u);
-    EXPECT_GE(noisy["heldout"].top3, 1020u);
+    EXPECT_GE(noisy["dev"].top1, 1914u) << moved;
+    EXPECT_GE(noisy["dev"].top3, 2197u);
+    EXPECT_GE(noisy["heldout"].top1, 870u);
+    EXPECT_GE(noisy["heldout"].top3, 1026u);
   }
   // The noise alone is no error of the GPU stack.
   const auto [before, after] = noise_for("linux");

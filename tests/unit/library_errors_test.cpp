@@ -1,0 +1,77 @@
+// Every status the CUDA runtime, cuDNN, cuBLAS and NCCL can report, as data/cuda_library_errors.csv
+// lists it, against what `explain` makes of that message alone: a status that names a setup cause
+// must be explained by it, and one that reports the program's own use of the library must not be
+// blamed on the setup.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "explain_support.hpp"
+#include "test_support.hpp"
+
+namespace gpuvet::explain {
+namespace {
+
+// The library's message as applications print it: PyTorch's "CUDA error: <text>" and
+// "cuDNN error: <name>", cuBLAS's status name, and torch.distributed's NCCL line.
+std::string as_printed(const kb::Table& t, size_t row) {
+  const std::string& library = t.cell(row, "library");
+  const std::string& name = t.cell(row, "name");
+  const std::string& message = t.cell(row, "message");
+  if (library == "cudart") return "RuntimeError: CUDA error: " + message + "\n";
+  if (library == "cudnn") return "RuntimeError: cuDNN error: " + name + "\n";
+  if (library == "cublas")
+    return "RuntimeError: CUDA error: " + name + " when calling `cublasCreate(handle)`\n";
+  return "torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:1970, " +
+         message + ", NCCL version 2.28.9\n";
+}
+
+std::string first_cause(const std::string& log) {
+  const auto causes = testing::explain_text(log);
+  return causes.empty() ? "(nothing)" : causes.front().id;
+}
+
+TEST(LibraryErrors, EveryStatusThatNamesASetupCauseIsExplainedByIt) {
+  const kb::Table& t = testing::kb_table("cuda_library_errors");
+  ASSERT_GT(t.size(), 150u);
+  size_t checked = 0;
+  for (size_t row = 0; row < t.size(); ++row) {
+    const std::string& cause = t.cell(row, "cause");
+    if (cause.empty() || cause == "program") continue;
+    const std::string log = as_printed(t, row);
+    EXPECT_EQ(first_cause(log), cause) << log;
+    ++checked;
+  }
+  EXPECT_GT(checked, 50u);
+}
+
+// The runtime's names of its statuses, as code that prints cudaGetErrorName() shows them.
+TEST(LibraryErrors, TheRuntimesNameOfASetupStatusIsExplainedLikeItsMessage) {
+  const kb::Table& t = testing::kb_table("cuda_library_errors");
+  for (size_t row = 0; row < t.size(); ++row) {
+    const std::string& cause = t.cell(row, "cause");
+    if (t.cell(row, "library") != "cudart" || cause.empty() || cause == "program") continue;
+    const std::string log = "CUDA call failed: " + t.cell(row, "name") + "\n";
+    EXPECT_EQ(first_cause(log), cause) << log;
+  }
+}
+
+TEST(LibraryErrors, TheProgramsOwnErrorsAreNotBlamedOnTheSetup) {
+  const kb::Table& t = testing::kb_table("cuda_library_errors");
+  size_t checked = 0;
+  for (size_t row = 0; row < t.size(); ++row) {
+    if (t.cell(row, "cause") != "program") continue;
+    const std::string log = as_printed(t, row);
+    const auto causes = testing::explain_text(log);
+    ASSERT_FALSE(causes.empty()) << log;
+    EXPECT_EQ(causes.front().id, "other") << log;
+    EXPECT_FALSE(causes.front().similar) << log;
+    const std::string why = testing::messages().text("explain.why.other.cuda_program_error", {});
+    EXPECT_EQ(causes.front().why, why) << log;
+    ++checked;
+  }
+  EXPECT_GT(checked, 80u);
+}
+
+}  // namespace
+}  // namespace gpuvet::explain
