@@ -1,7 +1,7 @@
 // data/cuda_library_errors.csv against the libraries themselves: where this machine has the CUDA
-// runtime, cuDNN, cuBLAS or NCCL of the major version the table was read from, each status's
-// name and text must be what the library's own error-string functions return. The real dlopen
-// and the real functions are the oracle; none of them needs a GPU or a driver.
+// runtime, cuDNN, cuBLAS or NCCL of the major version the table was read from, or the driver's
+// NVML, each status's name and text must be what the library's own error-string functions
+// return. The real dlopen and the real functions are the oracle; none of them needs a GPU.
 #include <dlfcn.h>
 #include <gtest/gtest.h>
 
@@ -39,7 +39,7 @@ struct Oracle {
   const char* soname;
   const char* text_function;
   const char* name_function;  // nullptr where the library has none
-  int major;                  // of the library the table was read from
+  int major;                  // of the library the table was read from; -1: any
 };
 
 // The major version of the loaded library, or -1 when it cannot say.
@@ -58,21 +58,22 @@ int major_of(const Library& lib, std::string_view library) {
     auto f = lib.function<IntVersion>("ncclGetVersion");
     return f && f(&v) == 0 ? v / 10000 : -1;
   }
-  return 13;  // cuBLAS: its soname carries the major version
+  return -1;  // cuBLAS: its soname carries the major version; NVML's texts do not change with it
 }
 
 TEST(LibraryErrors, TheTablesTextsAreTheLibrariesOwn) {
   const std::map<std::string, Oracle> oracles = {
       {"cudart", {"libcudart.so.13", "cudaGetErrorString", "cudaGetErrorName", 13}},
       {"cudnn", {"libcudnn.so.9", "cudnnGetErrorString", nullptr, 9}},
-      {"cublas", {"libcublas.so.13", "cublasGetStatusString", "cublasGetStatusName", 13}},
+      {"cublas", {"libcublas.so.13", "cublasGetStatusString", "cublasGetStatusName", -1}},
+      {"nvml", {"libnvidia-ml.so.1", "nvmlErrorString", nullptr, -1}},
       {"nccl", {"libnccl.so.2", "ncclGetErrorString", nullptr, 2}},
   };
   const kb::Table& t = testing::kb_table("cuda_library_errors");
   size_t compared = 0;
   for (const auto& [library, oracle] : oracles) {
     const Library lib(oracle.soname);
-    if (!lib || major_of(lib, library) != oracle.major) continue;
+    if (!lib || (oracle.major != -1 && major_of(lib, library) != oracle.major)) continue;
     auto text = lib.function<StatusText>(oracle.text_function);
     auto name = oracle.name_function ? lib.function<StatusText>(oracle.name_function) : nullptr;
     ASSERT_NE(text, nullptr) << oracle.soname;

@@ -1,7 +1,7 @@
-// Every status the CUDA runtime, cuDNN, cuBLAS and NCCL can report, as data/cuda_library_errors.csv
-// lists it, against what `explain` makes of that message alone: a status that names a setup cause
-// must be explained by it, and one that reports the program's own use of the library must not be
-// blamed on the setup.
+// Every status the CUDA runtime, cuDNN, cuBLAS, NCCL and NVML can report, as
+// data/cuda_library_errors.csv lists it, against what `explain` makes of that message alone: a
+// status that names a setup cause must be explained by it, and one that reports the program's own
+// use of the library must not be blamed on the setup.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -13,7 +13,8 @@ namespace gpuvet::explain {
 namespace {
 
 // The library's message as applications print it: PyTorch's "CUDA error: <text>" and
-// "cuDNN error: <name>", cuBLAS's status name, and torch.distributed's NCCL line.
+// "cuDNN error: <name>", cuBLAS's status name, nvidia-smi's NVML line, and torch.distributed's
+// NCCL line.
 std::string as_printed(const kb::Table& t, size_t row) {
   const std::string& library = t.cell(row, "library");
   const std::string& name = t.cell(row, "name");
@@ -22,6 +23,7 @@ std::string as_printed(const kb::Table& t, size_t row) {
   if (library == "cudnn") return "RuntimeError: cuDNN error: " + name + "\n";
   if (library == "cublas")
     return "RuntimeError: CUDA error: " + name + " when calling `cublasCreate(handle)`\n";
+  if (library == "nvml") return "Failed to initialize NVML: " + message + "\n";
   return "torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:1970, " +
          message + ", NCCL version 2.28.9\n";
 }
