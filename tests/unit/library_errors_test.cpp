@@ -47,13 +47,37 @@ TEST(LibraryErrors, EveryStatusThatNamesASetupCauseIsExplainedByIt) {
   EXPECT_GT(checked, 50u);
 }
 
-// The runtime's names of its statuses, as code that prints cudaGetErrorName() shows them.
-TEST(LibraryErrors, TheRuntimesNameOfASetupStatusIsExplainedLikeItsMessage) {
+// The same runtime status as other programs print it: by its name alone (what prints
+// cudaGetErrorName()), name and text (CuPy, Thrust, PaddlePaddle's parallel_for), PaddlePaddle's
+// "CUDA error(N), text." and the TH/THC era's "cuda runtime error (N) : text at file:line".
+TEST(LibraryErrors, EveryWayTheRuntimesStatusesArePrintedIsExplainedAlike) {
   const kb::Table& t = testing::kb_table("cuda_library_errors");
   for (size_t row = 0; row < t.size(); ++row) {
     const std::string& cause = t.cell(row, "cause");
     if (t.cell(row, "library") != "cudart" || cause.empty() || cause == "program") continue;
-    const std::string log = "CUDA call failed: " + t.cell(row, "name") + "\n";
+    const std::string& code = t.cell(row, "code");
+    const std::string& name = t.cell(row, "name");
+    const std::string& message = t.cell(row, "message");
+    for (const std::string& log :
+         {"CUDA call failed: " + name + "\n",
+          "cupy_backends.cuda.api.runtime.CUDARuntimeError: " + name + ": " + message + "\n",
+          "RuntimeError: parallel_for failed: " + name + ": " + message + "\n",
+          "OSError: (External) CUDA error(" + code + "), " + message + ".\n",
+          "RuntimeError: cuda runtime error (" + code + ") : " + message +
+              " at /pytorch/aten/src/THC/THCGeneral.cpp:50\n"}) {
+      EXPECT_EQ(first_cause(log), cause) << log;
+    }
+  }
+}
+
+// cuBLAS's texts, as llama.cpp's ggml prints a failed cuBLAS call ("CUDA error: <text>").
+TEST(LibraryErrors, CublasTextsAreExplainedLikeTheirNames) {
+  const kb::Table& t = testing::kb_table("cuda_library_errors");
+  for (size_t row = 0; row < t.size(); ++row) {
+    const std::string& cause = t.cell(row, "cause");
+    if (t.cell(row, "library") != "cublas" || cause.empty() || cause == "program") continue;
+    const std::string log = "CUDA error: " + t.cell(row, "message") +
+                            "\n  current device: 0, in function ggml_cuda_op_mul_mat_cublas\n";
     EXPECT_EQ(first_cause(log), cause) << log;
   }
 }
