@@ -4,7 +4,9 @@
 // use of the library must not be blamed on the setup.
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <string>
+#include <string_view>
 
 #include "explain_support.hpp"
 #include "test_support.hpp"
@@ -72,6 +74,42 @@ TEST(LibraryErrors, EveryWayTheRuntimesStatusesArePrintedIsExplainedAlike) {
       EXPECT_EQ(first_cause(log), cause) << log;
     }
   }
+}
+
+// pynvml's exception for an NVML status (gpustat, nvitop, Ray): "NVMLError_" and the status
+// name's words capitalised, then the text: NVML_ERROR_DRIVER_NOT_LOADED is
+// "pynvml.NVMLError_DriverNotLoaded: Driver Not Loaded".
+std::string pynvml_exception(std::string_view status) {
+  std::string name = "NVMLError_";
+  bool word_start = true;
+  for (char c : status.substr(std::string_view("NVML_ERROR_").size())) {
+    if (c == '_') {
+      word_start = true;
+      continue;
+    }
+    name += word_start ? c : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    word_start = false;
+  }
+  return name;
+}
+
+TEST(LibraryErrors, NvmlStatusesAreExplainedAsPynvmlRaisesThem) {
+  const kb::Table& t = testing::kb_table("cuda_library_errors");
+  size_t checked = 0;
+  for (size_t row = 0; row < t.size(); ++row) {
+    const std::string& cause = t.cell(row, "cause");
+    if (t.cell(row, "library") != "nvml" || cause.empty() || cause == "program") continue;
+    // pynvml raises these from any query, not only from nvmlInit: NoPermission from a memory
+    // query is the parent GPU hidden in a MIG container (signature nvml_query_no_permission),
+    // and Unknown says nothing of which call failed.
+    const std::string& name = t.cell(row, "name");
+    if (name == "NVML_ERROR_NO_PERMISSION" || name == "NVML_ERROR_UNKNOWN") continue;
+    const std::string log = "    raise NVMLError(ret)\npynvml.nvml." + pynvml_exception(name) +
+                            ": " + t.cell(row, "message") + "\n";
+    EXPECT_EQ(first_cause(log), cause) << log;
+    ++checked;
+  }
+  EXPECT_GE(checked, 10u);
 }
 
 // cuBLAS's texts, as llama.cpp's ggml prints a failed cuBLAS call ("CUDA error: <text>").
