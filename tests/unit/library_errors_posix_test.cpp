@@ -64,6 +64,7 @@ TEST(LibraryErrors, TheTablesTextsAreTheLibrariesOwn) {
       {"cudnn", {"libcudnn.so.9", "cudnnGetErrorString", nullptr, 9}},
       {"cublas", {"libcublas.so.13", "cublasGetStatusString", "cublasGetStatusName", -1}},
       {"nvml", {"libnvidia-ml.so.1", "nvmlErrorString", nullptr, -1}},
+      {"cusparse", {"libcusparse.so.12", "cusparseGetErrorString", "cusparseGetErrorName", -1}},
       {"nccl", {"libnccl.so.2", "ncclGetErrorString", nullptr, 2}},
   };
   const kb::Table& t = testing::kb_table("cuda_library_errors");

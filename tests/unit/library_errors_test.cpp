@@ -1,4 +1,4 @@
-// Every status the CUDA runtime, cuDNN, cuBLAS, NCCL and NVML can report, as
+// Every status the CUDA runtime, cuDNN, cuBLAS, NCCL, NVML and the math libraries can report, as
 // data/cuda_library_errors.csv lists it, against what `explain` makes of that message alone: a
 // status that names a setup cause must be explained by it, and one that reports the program's own
 // use of the library must not be blamed on the setup.
@@ -15,8 +15,8 @@ namespace gpuvet::explain {
 namespace {
 
 // The library's message as applications print it: PyTorch's "CUDA error: <text>" and
-// "cuDNN error: <name>", cuBLAS's status name, nvidia-smi's NVML line, and torch.distributed's
-// NCCL line.
+// "cuDNN error: <name>", cuBLAS's status name, nvidia-smi's NVML line, the other math libraries'
+// status names, and torch.distributed's NCCL line.
 std::string as_printed(const kb::Table& t, size_t row) {
   const std::string& library = t.cell(row, "library");
   const std::string& name = t.cell(row, "name");
@@ -26,6 +26,8 @@ std::string as_printed(const kb::Table& t, size_t row) {
   if (library == "cublas")
     return "RuntimeError: CUDA error: " + name + " when calling `cublasCreate(handle)`\n";
   if (library == "nvml") return "Failed to initialize NVML: " + message + "\n";
+  if (library == "cufft" || library == "curand" || library == "cusolver" || library == "cusparse")
+    return "RuntimeError: " + name + "\n";
   return "torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:1970, " +
          message + ", NCCL version 2.28.9\n";
 }
