@@ -16,12 +16,13 @@ constexpr int kCudaSuccess = 0;
 constexpr int kCudaErrorStubLibrary = 34;
 constexpr int kCudaErrorSystemNotReady = 802;
 
-// "CUDA_ERROR_STUB_LIBRARY (34)" from data/cuda_driver_errors.csv; the bare number when unknown.
+// "CUDA_ERROR_STUB_LIBRARY (34)" from the driver API's rows of data/cuda_library_errors.csv; the
+// bare number when unknown.
 std::string cuda_error_name(const CheckContext& context, int code) {
-  if (auto table = context.kb().table("cuda_driver_errors")) {
+  if (auto table = context.kb().table("cuda_library_errors")) {
     const kb::Table& t = **table;
     for (size_t row = 0; row < t.size(); ++row) {
-      if (t.cell(row, "code") == std::to_string(code)) {
+      if (t.cell(row, "library") == "cuda_driver" && t.cell(row, "code") == std::to_string(code)) {
         return fmt::format("{} ({})", t.cell(row, "name"), code);
       }
     }

@@ -1,4 +1,5 @@
-// Every status the CUDA runtime, cuDNN, cuBLAS, NCCL, NVML and the math libraries can report, as
+// Every status the CUDA driver API, the CUDA runtime, cuDNN, cuBLAS, NCCL, NVML and the math
+// libraries can report, as
 // data/cuda_library_errors.csv lists it, against what `explain` makes of that message alone: a
 // status that names a setup cause must be explained by it, and one that reports the program's own
 // use of the library must not be blamed on the setup.
@@ -15,13 +16,16 @@
 namespace gpuvet::explain {
 namespace {
 
-// The library's message as applications print it: PyTorch's "CUDA error: <text>" and
-// "cuDNN error: <name>", cuBLAS's status name, nvidia-smi's NVML line, the other math libraries'
-// status names, and torch.distributed's NCCL line.
+// The library's message as applications print it: Numba's failed driver call, PyTorch's "CUDA
+// error: <text>" and "cuDNN error: <name>", cuBLAS's status name, nvidia-smi's NVML line, the
+// other math libraries' status names, and torch.distributed's NCCL line.
 std::string as_printed(const kb::Table& t, size_t row) {
   const std::string& library = t.cell(row, "library");
   const std::string& name = t.cell(row, "name");
   const std::string& message = t.cell(row, "message");
+  if (library == "cuda_driver")
+    return "numba.cuda.cudadrv.driver.CudaAPIError: [" + t.cell(row, "code") +
+           "] Call to cuCtxSynchronize results in " + name + "\n";
   if (library == "cudart") return "RuntimeError: CUDA error: " + message + "\n";
   if (library == "cudnn") return "RuntimeError: cuDNN error: " + name + "\n";
   if (library == "cublas")
@@ -85,6 +89,28 @@ TEST(LibraryErrors, EveryWayTheRuntimesStatusesArePrintedIsExplainedAlike) {
           "OSError: (External) CUDA error(" + code + "), " + message + ".\n",
           "RuntimeError: cuda runtime error (" + code + ") : " + message +
               " at /pytorch/aten/src/THC/THCGeneral.cpp:50\n"}) {
+      EXPECT_EQ(first_cause(log), cause) << log;
+    }
+  }
+}
+
+// The same driver API status as other programs print it: TensorFlow's failed cuInit, OpenMM's
+// module load, FFmpeg's and OBS's CUDA call, JAX's failed operation, cuda-python's CUresult.
+TEST(LibraryErrors, EveryWayTheDriversStatusesArePrintedIsExplainedAlike) {
+  const kb::Table& t = testing::kb_table("cuda_library_errors");
+  for (size_t row : setup_rows(t, "cuda_driver")) {
+    const std::string& cause = t.cell(row, "cause");
+    const std::string& code = t.cell(row, "code");
+    const std::string& name = t.cell(row, "name");
+    for (const std::string& log :
+         {"E tensorflow/stream_executor/cuda/cuda_driver.cc:271] failed call to cuInit: " + name +
+              "\n",
+          "CUDA platform error: Error loading CUDA module: " + name + " (" + code + ")\n",
+          "init_cuda_ctx: CUDA call \"cu->cuInit(0)\" failed with " + name + " (" + code + ")\n",
+          "CUDA backend failed to initialize: jaxlib/cuda/versions_helpers.cc:90: operation "
+          "cuInit(0) failed: " +
+              name + " (Set TF_CPP_MIN_LOG_LEVEL=0 and rerun for more info.)\n",
+          "(<CUresult." + name + ": " + code + ">, <CUcontext 0x0>)\n"}) {
       EXPECT_EQ(first_cause(log), cause) << log;
     }
   }
