@@ -630,10 +630,11 @@ TEST(ExplainCorpus, NoiseAroundTheLogKeepsTheAnswer) {
   // with rounds sixty-one and sixty-two: dev 1891/2169, held-out 854/1009; with rounds
   // sixty-three and sixty-four and scheduler.gres_misconfigured: dev 1907/2185, held-out 866/1020;
   // with rounds sixty-five to sixty-seven and the libraries' statuses: dev 1917/2199, held-out
-  // 874/1032; with the driver API's statuses: held-out 873/1031.
+  // 874/1032; with the driver API's statuses: held-out 873/1031; with the runtime's texts in
+  // other programs' formats: dev 1917/2200.
   if (testing::kEveryInput) {
     EXPECT_GE(noisy["dev"].top1, 1917u) << moved;
-    EXPECT_GE(noisy["dev"].top3, 2199u);
+    EXPECT_GE(noisy["dev"].top3, 2200u);
     EXPECT_GE(noisy["heldout"].top1, 873u);
     EXPECT_GE(noisy["heldout"].top3, 1031u);
   }

@@ -94,6 +94,62 @@ TEST(LibraryErrors, EveryWayTheRuntimesStatusesArePrintedIsExplainedAlike) {
   }
 }
 
+// The runtime's text as the other programs that run on the runtime print a failed call, each in
+// the format of its own source (and seen so in the corpus' dev threads): ONNX Runtime's CudaCall
+// (cuda_call.cc), TensorFlow's device factory (gpu_device.cc), NCCL's CUDACHECK (checks.h),
+// ggml's init and its older CUDA_CHECK (ggml-cuda.cu), CTranslate2 (src/cuda/utils.h), Caffe's
+// CUDA_CHECK (device_alternate.hpp, through glog), OpenCV's cudaSafeCall in the formats of
+// OpenCV 4 and of 2/3, Warp's check_cuda_result (warp.cu), Darknet's check_error (cuda.c),
+// MXNet's CUDA_CALL (utils.h), faiss's CUDA_VERIFY (DeviceUtils.h), AMReX's abort, TensorRT's
+// logger.
+std::vector<std::string> other_programs_forms(const std::string& code, const std::string& text) {
+  return {
+      "CUDA failure " + code + ": " + text +
+          " ; GPU=0 ; hostname=gpu01 ; file=/onnxruntime_src/onnxruntime/core/providers/cuda/"
+          "cuda_execution_provider.cc ; line=245 ; expr=cudaSetDevice(info_.device_id); \n",
+      "tensorflow.python.framework.errors_impl.InternalError: CUDA runtime implicit "
+      "initialization on GPU:0 failed. Status: " +
+          text + "\n",
+      "gpu01:2336:2336 [0] init.cc:426 NCCL WARN Cuda failure '" + text + "'\n",
+      "ggml_cuda_init: failed to initialize CUDA: " + text + "\n",
+      "CUDA error " + code + " at /llama.cpp/ggml-cuda.cu:495: " + text + "\n",
+      "RuntimeError: CUDA failed with error " + text + "\n",
+      "F0408 15:16:28.126595 23712 common.cpp:141] Check failed: error == cudaSuccess (" + code +
+          " vs. 0)  " + text + "\n",
+      "cv2.error: OpenCV(4.8.0) /opencv/modules/core/src/cuda_info.cpp:62: error: (-217:Gpu API "
+      "call) " +
+          text + " in function 'cv::cuda::getCudaEnabledDeviceCount'\n",
+      "OpenCV Error: Gpu API call (" + text +
+          ") in allocate, file /opencv/modules/core/src/cuda/gpu_mat.cu, line 116\n",
+      "Warp CUDA error " + code + ": " + text +
+          " (in function cuda_context_create, /warp/native/warp.cu:2200)\n",
+      "CUDA Error: " + text + "\ndarknet: ./src/cuda.c:36: check_error: Assertion `0' failed.\n",
+      "src/storage/storage.cc:59: Check failed: e == cudaSuccess || e == "
+      "cudaErrorCudartUnloading CUDA: " +
+          text + "\n",
+      "Faiss assertion 'err__ == cudaSuccess' failed in int faiss::gpu::getNumDevices() at "
+      "gpu/utils/DeviceUtils.cu:32; details: CUDA error " +
+          code + " " + text + "\n",
+      "amrex::Abort::0::CUDA error " + code +
+          " in file /amrex/Src/Base/AMReX_GpuDevice.cpp line 189: " + text + " !!!\n",
+      "[TRT] [E] 1: [defaultAllocator.cpp::allocate::20] Error Code 1: Cuda Runtime (" + text +
+          ")\n",
+  };
+}
+
+TEST(LibraryErrors, TheRuntimesStatusesAreExplainedAlikeInEveryProgramsFormat) {
+  const kb::Table& t = testing::kb_table("cuda_library_errors");
+  for (size_t row : setup_rows(t, "cudart")) {
+    for (const std::string& log :
+         other_programs_forms(t.cell(row, "code"), t.cell(row, "message"))) {
+      // ggml's "failed to initialize CUDA: unknown error" has its own signature: its threads
+      // were fixed by reloading nvidia_uvm or by giving the container the GPU.
+      if (log == "ggml_cuda_init: failed to initialize CUDA: unknown error\n") continue;
+      EXPECT_EQ(first_cause(log), t.cell(row, "cause")) << log;
+    }
+  }
+}
+
 // The same driver API status as other programs print it: TensorFlow's failed cuInit, OpenMM's
 // module load, FFmpeg's and OBS's CUDA call, JAX's failed operation, cuda-python's CUresult.
 TEST(LibraryErrors, EveryWayTheDriversStatusesArePrintedIsExplainedAlike) {
