@@ -172,6 +172,48 @@ TEST(LibraryErrors, EveryWayTheDriversStatusesArePrintedIsExplainedAlike) {
   }
 }
 
+// cuDNN's and cuBLAS's statuses as other programs print a failed call, each in the format of its
+// own source and seen so in the corpus' dev threads: ONNX Runtime's CudaCall ("CUDNN failure N:
+// <cudnnGetErrorString>", "CUBLAS failure N: <status name>", cuda_call.cc), Caffe's CUDNN_CHECK
+// and CUBLAS_CHECK through glog (cudnn.hpp, device_alternate.hpp), PaddlePaddle's "CUDNN
+// error(N), <text>." (enforce.h), cuDNN's frontend through PyTorch ("cudnn_status: <name>"),
+// CTranslate2's "cuBLAS failed with status <name>" (src/cuda/utils.h).
+std::vector<std::string> math_library_forms(const std::string& library, const std::string& code,
+                                            const std::string& name, const std::string& text) {
+  const std::string upper = library == "cudnn" ? "CUDNN" : "CUBLAS";
+  std::vector<std::string> forms = {
+      upper + " failure " + code + ": " + (library == "cudnn" ? text : name) +
+          " ; GPU=0 ; hostname=gpu01 ; file=/onnxruntime_src/onnxruntime/core/providers/cuda/"
+          "cuda_execution_provider.cc ; line=180 ; expr=" +
+          (library == "cudnn" ? "cudnnCreate(&cudnn_handle_)" : "cublasCreate(&cublas_handle_)") +
+          "; \n",
+      "F0817 22:53:22.694056 24820 conv_layer.cpp:32] Check failed: status == " + upper +
+          "_STATUS_SUCCESS (" + code + " vs. 0)  " + name + "\n",
+  };
+  if (library == "cudnn") {
+    forms.push_back("ExternalError: CUDNN error(" + code + "), " + text + ".\n");
+    forms.push_back(
+        "RuntimeError: CUDNN_BACKEND_TENSOR_DESCRIPTOR cudnnFinalize failedptrDesc->finalize() "
+        "cudnn_status: " +
+        name + "\n");
+  } else {
+    forms.push_back("RuntimeError: cuBLAS failed with status " + name + "\n");
+  }
+  return forms;
+}
+
+TEST(LibraryErrors, CudnnAndCublasStatusesAreExplainedAlikeInEveryProgramsFormat) {
+  const kb::Table& t = testing::kb_table("cuda_library_errors");
+  for (const char* library : {"cudnn", "cublas"}) {
+    for (size_t row : setup_rows(t, library)) {
+      for (const std::string& log : math_library_forms(
+               library, t.cell(row, "code"), t.cell(row, "name"), t.cell(row, "message"))) {
+        EXPECT_EQ(first_cause(log), t.cell(row, "cause")) << log;
+      }
+    }
+  }
+}
+
 // pynvml's exception for an NVML status (gpustat, nvitop, Ray): "NVMLError_" and the status
 // name's words capitalised, then the text: NVML_ERROR_DRIVER_NOT_LOADED is
 // "pynvml.NVMLError_DriverNotLoaded: Driver Not Loaded".
