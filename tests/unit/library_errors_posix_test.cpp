@@ -1,9 +1,9 @@
 // data/cuda_library_errors.csv against the libraries themselves: where this machine has the CUDA
-// runtime, cuDNN, cuBLAS or NCCL of the major version the table was read from, or the driver's
-// NVML and libcuda, each status's name and text must be what the library's own error-string
-// functions return; where it has the toolkit's cuda.h of that version, the driver API's rows must
-// be its CUresult enum. The real dlopen, the real functions and the real header are the oracle;
-// none of them needs a GPU.
+// runtime, cuDNN, cuBLAS, NVRTC or NCCL of the major version the table was read from, or the
+// driver's NVML and libcuda, each status's name and text must be what the library's own
+// error-string functions return; where it has the toolkit's cuda.h of that version, the driver
+// API's rows must be its CUresult enum. The real dlopen, the real functions and the real header are
+// the oracle; none of them needs a GPU.
 #include <dlfcn.h>
 #include <gtest/gtest.h>
 
@@ -55,6 +55,11 @@ int major_of(const Library& lib, std::string_view library) {
     auto f = lib.function<SizeVersion>("cudnnGetVersion");
     return f ? static_cast<int>(f() / 10000) : -1;
   }
+  if (library == "nvrtc") {
+    int major = 0, minor = 0;
+    auto f = lib.function<int (*)(int*, int*)>("nvrtcVersion");
+    return f && f(&major, &minor) == 0 ? major : -1;
+  }
   if (library == "nccl") {
     int v = 0;
     auto f = lib.function<IntVersion>("ncclGetVersion");
@@ -71,6 +76,7 @@ TEST(LibraryErrors, TheTablesTextsAreTheLibrariesOwn) {
       {"nvml", {"libnvidia-ml.so.1", "nvmlErrorString", nullptr, -1}},
       {"cusparse", {"libcusparse.so.12", "cusparseGetErrorString", "cusparseGetErrorName", -1}},
       {"nccl", {"libnccl.so.2", "ncclGetErrorString", nullptr, 2}},
+      {"nvrtc", {"libnvrtc.so.13", "nvrtcGetErrorString", nullptr, 13}},
   };
   const kb::Table& t = testing::kb_table("cuda_library_errors");
   size_t compared = 0;

@@ -16,13 +16,16 @@
 namespace gpuvet::explain {
 namespace {
 
-// The library's message as applications print it: Numba's failed driver call, PyTorch's "CUDA
+// The library's message as applications print it: Numba's failed driver call, CuPy's NVRTC
+// error, PyTorch's "CUDA
 // error: <text>" and "cuDNN error: <name>", cuBLAS's status name, nvidia-smi's NVML line, the
 // other math libraries' status names, and torch.distributed's NCCL line.
 std::string as_printed(const kb::Table& t, size_t row) {
   const std::string& library = t.cell(row, "library");
   const std::string& name = t.cell(row, "name");
   const std::string& message = t.cell(row, "message");
+  if (library == "nvrtc")
+    return "cupy_backends.cuda.libs.nvrtc.NVRTCError: " + name + " (" + t.cell(row, "code") + ")\n";
   if (library == "cuda_driver")
     return "numba.cuda.cudadrv.driver.CudaAPIError: [" + t.cell(row, "code") +
            "] Call to cuCtxSynchronize results in " + name + "\n";
@@ -210,6 +213,22 @@ TEST(LibraryErrors, CudnnAndCublasStatusesAreExplainedAlikeInEveryProgramsFormat
                library, t.cell(row, "code"), t.cell(row, "name"), t.cell(row, "message"))) {
         EXPECT_EQ(first_cause(log), t.cell(row, "cause")) << log;
       }
+    }
+  }
+}
+
+// NVRTC's statuses as Numba ("Failed to call nvrtcCompileProgram: <name>", numba-cuda's
+// cudadrv/nvrtc.py) and ArrayFire ("NVRTC Error(N): <name>", src/backend/cuda/compile_module.cpp)
+// print them.
+TEST(LibraryErrors, NvrtcStatusesAreExplainedAlikeInEveryProgramsFormat) {
+  const kb::Table& t = testing::kb_table("cuda_library_errors");
+  for (size_t row : setup_rows(t, "nvrtc")) {
+    const std::string& name = t.cell(row, "name");
+    for (const std::string& log :
+         {"numba.cuda.cudadrv.error.NvrtcError: Failed to call nvrtcCompileProgram: " + name + "\n",
+          "In file src/backend/cuda/compile_module.cpp:277\nNVRTC Error(" + t.cell(row, "code") +
+              "): " + name + "\n"}) {
+      EXPECT_EQ(first_cause(log), t.cell(row, "cause")) << log;
     }
   }
 }
