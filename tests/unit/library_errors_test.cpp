@@ -61,6 +61,12 @@ std::vector<size_t> setup_rows(const kb::Table& t, std::string_view library) {
   return rows;
 }
 
+// Every form of one status, each explained by its cause first.
+void expect_each_explained_as(const std::vector<std::string>& logs, const std::string& cause) {
+  for (const std::string& log : logs)
+    EXPECT_EQ(first_cause(log), cause) << log;
+}
+
 TEST(LibraryErrors, EveryStatusThatNamesASetupCauseIsExplainedByIt) {
   const kb::Table& t = testing::kb_table("cuda_library_errors");
   ASSERT_GT(t.size(), 150u);
@@ -81,19 +87,17 @@ TEST(LibraryErrors, EveryStatusThatNamesASetupCauseIsExplainedByIt) {
 TEST(LibraryErrors, EveryWayTheRuntimesStatusesArePrintedIsExplainedAlike) {
   const kb::Table& t = testing::kb_table("cuda_library_errors");
   for (size_t row : setup_rows(t, "cudart")) {
-    const std::string& cause = t.cell(row, "cause");
     const std::string& code = t.cell(row, "code");
     const std::string& name = t.cell(row, "name");
     const std::string& message = t.cell(row, "message");
-    for (const std::string& log :
-         {"CUDA call failed: " + name + "\n",
-          "cupy_backends.cuda.api.runtime.CUDARuntimeError: " + name + ": " + message + "\n",
-          "RuntimeError: parallel_for failed: " + name + ": " + message + "\n",
-          "OSError: (External) CUDA error(" + code + "), " + message + ".\n",
-          "RuntimeError: cuda runtime error (" + code + ") : " + message +
-              " at /pytorch/aten/src/THC/THCGeneral.cpp:50\n"}) {
-      EXPECT_EQ(first_cause(log), cause) << log;
-    }
+    expect_each_explained_as(
+        {"CUDA call failed: " + name + "\n",
+         "cupy_backends.cuda.api.runtime.CUDARuntimeError: " + name + ": " + message + "\n",
+         "RuntimeError: parallel_for failed: " + name + ": " + message + "\n",
+         "OSError: (External) CUDA error(" + code + "), " + message + ".\n",
+         "RuntimeError: cuda runtime error (" + code + ") : " + message +
+             " at /pytorch/aten/src/THC/THCGeneral.cpp:50\n"},
+        t.cell(row, "cause"));
   }
 }
 
@@ -143,13 +147,12 @@ std::vector<std::string> other_programs_forms(const std::string& code, const std
 TEST(LibraryErrors, TheRuntimesStatusesAreExplainedAlikeInEveryProgramsFormat) {
   const kb::Table& t = testing::kb_table("cuda_library_errors");
   for (size_t row : setup_rows(t, "cudart")) {
-    for (const std::string& log :
-         other_programs_forms(t.cell(row, "code"), t.cell(row, "message"))) {
-      // ggml's "failed to initialize CUDA: unknown error" has its own signature: its threads
-      // were fixed by reloading nvidia_uvm or by giving the container the GPU.
-      if (log == "ggml_cuda_init: failed to initialize CUDA: unknown error\n") continue;
-      EXPECT_EQ(first_cause(log), t.cell(row, "cause")) << log;
-    }
+    std::vector<std::string> forms =
+        other_programs_forms(t.cell(row, "code"), t.cell(row, "message"));
+    // ggml's "failed to initialize CUDA: unknown error" has its own signature: its threads were
+    // fixed by reloading nvidia_uvm or by giving the container the GPU.
+    std::erase(forms, "ggml_cuda_init: failed to initialize CUDA: unknown error\n");
+    expect_each_explained_as(forms, t.cell(row, "cause"));
   }
 }
 
@@ -158,20 +161,18 @@ TEST(LibraryErrors, TheRuntimesStatusesAreExplainedAlikeInEveryProgramsFormat) {
 TEST(LibraryErrors, EveryWayTheDriversStatusesArePrintedIsExplainedAlike) {
   const kb::Table& t = testing::kb_table("cuda_library_errors");
   for (size_t row : setup_rows(t, "cuda_driver")) {
-    const std::string& cause = t.cell(row, "cause");
     const std::string& code = t.cell(row, "code");
     const std::string& name = t.cell(row, "name");
-    for (const std::string& log :
-         {"E tensorflow/stream_executor/cuda/cuda_driver.cc:271] failed call to cuInit: " + name +
-              "\n",
-          "CUDA platform error: Error loading CUDA module: " + name + " (" + code + ")\n",
-          "init_cuda_ctx: CUDA call \"cu->cuInit(0)\" failed with " + name + " (" + code + ")\n",
-          "CUDA backend failed to initialize: jaxlib/cuda/versions_helpers.cc:90: operation "
-          "cuInit(0) failed: " +
-              name + " (Set TF_CPP_MIN_LOG_LEVEL=0 and rerun for more info.)\n",
-          "(<CUresult." + name + ": " + code + ">, <CUcontext 0x0>)\n"}) {
-      EXPECT_EQ(first_cause(log), cause) << log;
-    }
+    expect_each_explained_as(
+        {"E tensorflow/stream_executor/cuda/cuda_driver.cc:271] failed call to cuInit: " + name +
+             "\n",
+         "CUDA platform error: Error loading CUDA module: " + name + " (" + code + ")\n",
+         "init_cuda_ctx: CUDA call \"cu->cuInit(0)\" failed with " + name + " (" + code + ")\n",
+         "CUDA backend failed to initialize: jaxlib/cuda/versions_helpers.cc:90: operation "
+         "cuInit(0) failed: " +
+             name + " (Set TF_CPP_MIN_LOG_LEVEL=0 and rerun for more info.)\n",
+         "(<CUresult." + name + ": " + code + ">, <CUcontext 0x0>)\n"},
+        t.cell(row, "cause"));
   }
 }
 
@@ -209,10 +210,9 @@ TEST(LibraryErrors, CudnnAndCublasStatusesAreExplainedAlikeInEveryProgramsFormat
   const kb::Table& t = testing::kb_table("cuda_library_errors");
   for (const char* library : {"cudnn", "cublas"}) {
     for (size_t row : setup_rows(t, library)) {
-      for (const std::string& log : math_library_forms(
-               library, t.cell(row, "code"), t.cell(row, "name"), t.cell(row, "message"))) {
-        EXPECT_EQ(first_cause(log), t.cell(row, "cause")) << log;
-      }
+      expect_each_explained_as(math_library_forms(library, t.cell(row, "code"), t.cell(row, "name"),
+                                                  t.cell(row, "message")),
+                               t.cell(row, "cause"));
     }
   }
 }
@@ -224,12 +224,11 @@ TEST(LibraryErrors, NvrtcStatusesAreExplainedAlikeInEveryProgramsFormat) {
   const kb::Table& t = testing::kb_table("cuda_library_errors");
   for (size_t row : setup_rows(t, "nvrtc")) {
     const std::string& name = t.cell(row, "name");
-    for (const std::string& log :
-         {"numba.cuda.cudadrv.error.NvrtcError: Failed to call nvrtcCompileProgram: " + name + "\n",
-          "In file src/backend/cuda/compile_module.cpp:277\nNVRTC Error(" + t.cell(row, "code") +
-              "): " + name + "\n"}) {
-      EXPECT_EQ(first_cause(log), t.cell(row, "cause")) << log;
-    }
+    expect_each_explained_as(
+        {"numba.cuda.cudadrv.error.NvrtcError: Failed to call nvrtcCompileProgram: " + name + "\n",
+         "In file src/backend/cuda/compile_module.cpp:277\nNVRTC Error(" + t.cell(row, "code") +
+             "): " + name + "\n"},
+        t.cell(row, "cause"));
   }
 }
 
