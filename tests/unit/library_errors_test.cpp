@@ -107,8 +107,8 @@ TEST(LibraryErrors, EveryWayTheRuntimesStatusesArePrintedIsExplainedAlike) {
 // ggml's init and its older CUDA_CHECK (ggml-cuda.cu), CTranslate2 (src/cuda/utils.h), Caffe's
 // CUDA_CHECK (device_alternate.hpp, through glog), OpenCV's cudaSafeCall in the formats of
 // OpenCV 4 and of 2/3, Warp's check_cuda_result (warp.cu), Darknet's check_error (cuda.c),
-// MXNet's CUDA_CALL (utils.h), faiss's CUDA_VERIFY (DeviceUtils.h), AMReX's abort, TensorRT's
-// logger.
+// MXNet's CUDA_CALL (utils.h), faiss's CUDA_VERIFY (DeviceUtils.h), AMReX's abort; TensorRT's
+// logger, whose source is not public, as NVIDIA/TensorRT's issues print it (#3025).
 std::vector<std::string> other_programs_forms(const std::string& code, const std::string& text) {
   return {
       "CUDA failure " + code + ": " + text +
