@@ -21,8 +21,9 @@ constexpr int kCudaErrorSystemNotReady = 802;
 std::string cuda_error_name(const CheckContext& context, int code) {
   if (auto table = context.kb().table("cuda_library_errors")) {
     const kb::Table& t = **table;
+    const std::string wanted = std::to_string(code);
     for (size_t row = 0; row < t.size(); ++row) {
-      if (t.cell(row, "library") == "cuda_driver" && t.cell(row, "code") == std::to_string(code)) {
+      if (t.cell(row, "library") == "cuda_driver" && t.cell(row, "code") == wanted) {
         return fmt::format("{} ({})", t.cell(row, "name"), code);
       }
     }
