@@ -575,6 +575,103 @@ void name_architectures_of_the_past(std::vector<Cause>& causes, const kb::Kb& kb
   causes.push_back(std::move(dropped));
 }
 
+// The Xid numbers of the lines the driver logs ("NVRM: Xid (PCI:0000:01:00): 79, …") or the
+// Kubernetes device plugin reports ("XidCriticalError: Xid=48 on Device=…"), in the order seen.
+std::vector<std::string> xids_of(const Cause& c) {
+  std::vector<std::string> xids;
+  for (const auto& e : c.evidence) {
+    std::string_view line = e.text;
+    for (size_t at = line.find("Xid"); at != std::string_view::npos;
+         at = line.find("Xid", at + 3)) {
+      size_t digits = std::string_view::npos;
+      if (line.substr(at).starts_with("Xid=")) {
+        digits = at + 4;
+      } else if (line.substr(at).starts_with("Xid (")) {
+        const size_t close = line.find("): ", at);
+        if (close != std::string_view::npos) digits = close + 3;
+      }
+      if (digits == std::string_view::npos) continue;
+      size_t end = digits;
+      while (end < line.size() && end - digits < 4 &&
+             std::isdigit(static_cast<unsigned char>(line[end])))
+        ++end;
+      if (end > digits) xids.emplace_back(line.substr(digits, end - digits));
+    }
+  }
+  return xids;
+}
+
+constexpr double kProgramXidConfidence = 0.6;
+constexpr double kUnsettledXidConfidence = 0.4;
+
+struct XidReading {
+  std::string xid;
+  std::string cause;  // device.hardware_error, program, or empty (NVIDIA's catalog names no layer)
+  std::string mnemonic;
+  std::string description;
+  std::string action;
+  bool listed = false;
+};
+
+XidReading read_xid(const kb::Kb& kb, const std::string& xid) {
+  XidReading reading{xid, "", "", "", "", false};
+  auto t = kb.table("nvidia_xid_errors");
+  if (!t) return reading;
+  for (size_t row = 0; row < (*t)->size(); ++row) {
+    if ((*t)->cell(row, "xid") != xid) continue;
+    reading = {xid,
+               (*t)->cell(row, "cause"),
+               (*t)->cell(row, "mnemonic"),
+               (*t)->cell(row, "description"),
+               (*t)->cell(row, "immediate_action"),
+               true};
+  }
+  return reading;
+}
+
+// A fault of the card explains what the programs on it reported after; a program's own fault
+// says least about the setup.
+int xid_weight(const XidReading& r) {
+  if (r.cause == "device.hardware_error") return 3;
+  if (r.listed && r.cause.empty()) return 2;
+  if (r.cause == "program") return 1;
+  return 0;
+}
+
+// The Xid a line names says from NVIDIA's catalog (data/nvidia_xid_errors.csv) what failed: the
+// card (its memory, links or bus), the program's own GPU work, or a part the catalog does not
+// settle. A cause that another signature names as well keeps its reading.
+void name_xids(std::vector<Cause>& causes, const kb::Kb& kb, const kb::Messages& m) {
+  for (auto& c : causes) {
+    if (c.alternative || c.signatures.size() != 1 || c.signatures.front() != "nvrm_xid") continue;
+    std::optional<XidReading> worst;
+    for (const auto& xid : xids_of(c)) {
+      XidReading r = read_xid(kb, xid);
+      if (!worst || xid_weight(r) > xid_weight(*worst)) worst = std::move(r);
+    }
+    if (!worst) continue;
+    c.captures["status"] = worst->xid;
+    if (!worst->mnemonic.empty()) c.captures["names"] = worst->mnemonic;
+    if (!worst->description.empty()) c.captures["value"] = worst->description;
+    const std::string action_key = "explain.xid_action." + worst->action;
+    if (!worst->action.empty() && m.has(action_key)) c.captures["action"] = m.text(action_key);
+    if (worst->cause == "device.hardware_error") {
+      c.id = "device.hardware_error";
+      c.signatures.insert(c.signatures.begin(), "nvrm_xid_hardware");
+      continue;
+    }
+    // The program's own fault is as sure as CUDA's status for one; an Xid NVIDIA does not place
+    // gives way to any line that names a cause.
+    c.id = "other";
+    const bool program = worst->cause == "program";
+    c.confidence =
+        std::min(c.confidence, program ? kProgramXidConfidence : kUnsettledXidConfidence);
+    c.signatures.insert(c.signatures.begin(), !worst->listed ? "nvrm_xid_unlisted"
+                                              : program      ? "nvrm_xid_program"
+                                                             : "nvrm_xid_unsettled");
+  }
+}
+
 // One line's message has several known causes and another line names one of them as surely
 // (the loader resolving libcuda to a compat copy, beside error 803): that one says which reading
 // holds. A vaguer line ("error=30 : unknown error" beside "no NVIDIA devices found") does not,
@@ -666,7 +763,7 @@ const std::vector<std::string>& capture_names() {
   static const std::vector<std::string> names = {
       "lib",      "cuda",    "cudnn", "loaded",  "compiled", "found", "symbol",  "cc",
       "min",      "package", "other", "ordinal", "status",   "dll",   "version", "until",
-      "required", "names",   "log",   "plan",    "variable", "value"};
+      "required", "names",   "log",   "plan",    "variable", "value", "action"};
   return names;
 }
 
@@ -1182,6 +1279,7 @@ std::vector<Cause> reason(std::vector<Cause> causes, const kb::Kb& kb, const kb:
     }
   }
   name_architectures_of_the_past(causes, kb);
+  name_xids(causes, kb, m);
   // A CUDA runtime and cuDNN both missing: one cause (nothing installed, or not on the search
   // path) explains both lines better than a CUDA of another version next to a missing cuDNN.
   swap_when_cudnn_missing_too(causes);

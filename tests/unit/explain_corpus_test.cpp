@@ -557,7 +557,11 @@ TEST(ExplainCorpus, AccuracyOnDevAndHeldOut) {
   // thread resolved as another CUDA's cuBLAS, fell to second). Round sixty-eight (`AI`, `AJ`, 7
   // dev threads of those formats; 3 right first blind) moved the reported cases' vote: dev
   // 1923/2208 of 2391, held-out 874/1029 (c068 and FC003 left the first three by a place,
-  // VC002, whose only answer was the vote, lost it; EA017 back to first).
+  // VC002, whose only answer was the vote, lost it; EA017 back to first). NVIDIA's Xid catalog
+  // (data/nvidia_xid_errors.csv) read for every Xid line, with round sixty-nine (`AK`, 2 threads
+  // of Xid faults, neither scored): dev 1924/2209 (AE016's NVLink Xids right first, ZI014's
+  // Graphics Exceptions into the top three; AD004's Xid 169, which NVIDIA places nowhere, pushed
+  // its third cause out), held-out unchanged.
   if (!testing::kEveryInput) return;
   EXPECT_GE(scores["dev"].share(scores["dev"].top1), 0.80) << misses;
   EXPECT_GE(scores["dev"].share(scores["dev"].top3), 0.92);
@@ -565,8 +569,8 @@ TEST(ExplainCorpus, AccuracyOnDevAndHeldOut) {
   EXPECT_GE(scores["heldout"].share(scores["heldout"].top3), 0.87);
   // A share falls when hard cases join; the count of cases right never may: a signature change
   // that loses a case that passed fails here even when new cases hide it in the share.
-  EXPECT_GE(scores["dev"].top1, 1923u) << misses;
-  EXPECT_GE(scores["dev"].top3, 2208u);
+  EXPECT_GE(scores["dev"].top1, 1924u) << misses;
+  EXPECT_GE(scores["dev"].top3, 2209u);
   EXPECT_GE(scores["heldout"].top1, 874u);
   EXPECT_GE(scores["heldout"].top3, 1029u);
 }
@@ -637,10 +641,11 @@ TEST(ExplainCorpus, NoiseAroundTheLogKeepsTheAnswer) {
   // with rounds sixty-five to sixty-seven and the libraries' statuses: dev 1917/2199, held-out
   // 874/1032; with the driver API's statuses: held-out 873/1031; with the runtime's texts in
   // other programs' formats: dev 1917/2200; with CUBLAS_STATUS_NOT_INITIALIZED read as memory in
-  // every format: held-out 872/1031; with round sixty-eight: dev 1919/2205, held-out 872/1028.
+  // every format: held-out 872/1031; with round sixty-eight: dev 1919/2205, held-out 872/1028;
+  // with the Xid catalog: dev 1920/2206.
   if (testing::kEveryInput) {
-    EXPECT_GE(noisy["dev"].top1, 1919u) << moved;
-    EXPECT_GE(noisy["dev"].top3, 2205u);
+    EXPECT_GE(noisy["dev"].top1, 1920u) << moved;
+    EXPECT_GE(noisy["dev"].top3, 2206u);
     EXPECT_GE(noisy["heldout"].top1, 872u);
     EXPECT_GE(noisy["heldout"].top3, 1028u);
   }
