@@ -3,6 +3,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include "checks/checks.hpp"
 #include "core/text.hpp"
@@ -293,11 +296,62 @@ Result<bool> emit_module_build_failed(const CheckContext& context, std::vector<F
               pci, true, fixes);
 }
 
-// What a GPU says about its own hardware through NVML: uncorrectable ECC errors since the driver
-// loaded, or a failed row remapping, are faults no software causes or fixes (an error); rows
-// waiting for remapping take effect at the next GPU reset (a warning).
-std::vector<std::string> hardware_faults(const CheckContext& context, bool& fatal) {
+// The row of data/nvidia_xid_errors.csv that NVIDIA's catalog has for an Xid; none when unknown.
+std::optional<size_t> xid_row(const kb::Table& t, int xid) {
+  const std::string wanted = std::to_string(xid);
+  for (size_t row = 0; row < t.size(); ++row)
+    if (t.cell(row, "xid") == wanted) return row;
+  return std::nullopt;
+}
+
+// The kernel log's Xids that NVIDIA's catalog puts in the card (ECC, row remapping, NVLink, PCIe,
+// power), one line per GPU and code: how often since boot and when last (events come newest
+// first). The program's own faults and those the catalog does not place say nothing of the card.
+// `fatal` when one of them is more than a repair the GPU made (NVIDIA's immediate action for a
+// row remapped or single-bit errors corrected is IGNORE).
+std::vector<std::string> hardware_xids(const CheckContext& context, bool& fatal) {
   std::vector<std::string> evidence;
+  const Facts& f = context.facts();
+  auto table = context.kb().table("nvidia_xid_errors");
+  if (!f.driver || f.driver->xid_events.empty() || !table) return evidence;
+  const kb::Table& t = **table;
+  struct Seen {
+    const XidEventFact* latest;
+    size_t row;
+    size_t count;
+  };
+  std::vector<Seen> seen;
+  for (const auto& event : f.driver->xid_events) {
+    const auto row = xid_row(t, event.xid);
+    if (!row || t.cell(*row, "cause") != "device.hardware_error") continue;
+    const auto same = std::find_if(seen.begin(), seen.end(), [&](const Seen& s) {
+      return s.latest->pci == event.pci && s.latest->xid == event.xid;
+    });
+    if (same != seen.end()) {
+      ++same->count;
+    } else {
+      seen.push_back({&event, *row, 1});
+    }
+    if (t.cell(*row, "immediate_action") != "IGNORE") fatal = true;
+  }
+  for (const Seen& s : seen) {
+    evidence.push_back(
+        context.text("device.hardware_error.xid", {{"pci", s.latest->pci},
+                                                   {"xid", std::to_string(s.latest->xid)},
+                                                   {"mnemonic", t.cell(s.row, "mnemonic")},
+                                                   {"description", t.cell(s.row, "description")},
+                                                   {"count", std::to_string(s.count)},
+                                                   {"time", s.latest->time}}));
+  }
+  return evidence;
+}
+
+// What a GPU says about its own hardware through NVML: uncorrectable ECC errors since the driver
+// loaded, or a failed row remapping, are faults no software causes or fixes (an error), as are
+// the driver's Xids of the card's faults in the kernel's log; rows waiting for remapping take
+// effect at the next GPU reset, and a repair the GPU made is logged as an Xid (a warning).
+std::vector<std::string> hardware_faults(const CheckContext& context, bool& fatal) {
+  std::vector<std::string> evidence = hardware_xids(context, fatal);
   for (const auto& gpu : context.facts().gpus) {
     const kb::MessageArgs args = {{"index", std::to_string(gpu.index)},
                                   {"name", gpu.name.value_or("?")},
@@ -322,7 +376,12 @@ Result<bool> check_gpu_health(const CheckContext& context, std::vector<Finding>&
   bool fatal = false;
   const auto evidence = hardware_faults(context, fatal);
   if (evidence.empty()) return true;
-  const std::string key = fatal ? "device.hardware_error" : "device.hardware_error.pending_reset";
+  const bool pending =
+      std::any_of(context.facts().gpus.begin(), context.facts().gpus.end(),
+                  [](const GpuFact& g) { return g.row_remap_pending.value_or(false); });
+  const std::string key = fatal     ? "device.hardware_error"
+                          : pending ? "device.hardware_error.pending_reset"
+                                    : "device.hardware_error.repaired";
   auto finding = context.finding("device.hardware_error",
                                  fatal ? Severity::error : Severity::warning, key + ".title", {});
   if (!finding) return finding.error();

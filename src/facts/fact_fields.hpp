@@ -39,6 +39,14 @@ struct JsonFields<ModuleBuildFact> {
 };
 
 template <>
+struct JsonFields<XidEventFact> {
+  using T = XidEventFact;
+  static constexpr auto fields =
+      std::make_tuple(json_field("time", &T::time), json_field("pci", &T::pci),
+                      json_field("xid", &T::xid), json_field("text", &T::text));
+};
+
+template <>
 struct JsonFields<LibcudaLinkFact> {
   using T = LibcudaLinkFact;
   static constexpr auto fields =
@@ -64,7 +72,7 @@ struct JsonFields<DriverFacts> {
       json_field("libcuda_link", &T::libcuda_link),
       json_field("image_libraries", &T::image_libraries),
       json_field("persistenced_running", &T::persistenced_running),
-      json_field("module_builds", &T::module_builds));
+      json_field("module_builds", &T::module_builds), json_field("xid_events", &T::xid_events));
 };
 
 template <>

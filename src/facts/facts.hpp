@@ -73,6 +73,17 @@ struct LibcudaLinkFact {
   std::vector<std::string> unversioned;  // the libcuda.so files found where the linker looks
 };
 
+// An Xid the NVIDIA kernel driver logged since boot ("NVRM: Xid (PCI:0000:3b:00): 79, …"), as
+// the kernel's log holds it: data/nvidia_xid_errors.csv says what each code means.
+inline constexpr size_t kMaxXidEvents = 64;
+inline constexpr size_t kMaxXidText = 200;
+struct XidEventFact {
+  std::string time;  // as journalctl prints it (short-iso)
+  std::string pci;   // the GPU's bus address as the driver wrote it ("PCI:0000:3b:00")
+  int xid = 0;
+  std::string text;  // the driver's words after the code, up to kMaxXidText bytes
+};
+
 struct DriverFacts {
   std::optional<bool> installed;  // null: not asked (e.g. a snapshot without native answers)
   std::optional<std::string> version;
@@ -106,6 +117,10 @@ struct DriverFacts {
   std::optional<bool> persistenced_running;
   // DKMS's and akmods' builds of the kernel module (none: neither has an NVIDIA module).
   std::vector<ModuleBuildFact> module_builds;
+  // The driver's Xid lines in the kernel's log of this boot (journalctl -k), newest first, up to
+  // kMaxXidEvents; empty where none was logged or the log could not be read (no journal, a
+  // container, a user who may not read it): no fault is claimed from their absence.
+  std::vector<XidEventFact> xid_events;
 };
 
 // An NVIDIA display or 3D controller on the PCI bus, found before asking any driver.

@@ -214,6 +214,55 @@ void read_akmods(const sys::System& system, const Facts& facts, DriverFacts& d) 
   }
 }
 
+// "2026-12-07T03:12:44+0000 node01 kernel: NVRM: Xid (PCI:0000:3b:00): 79, pid=1234, GPU has
+// fallen off the bus.": journalctl's short-iso line of one Xid.
+std::optional<XidEventFact> xid_event_of(std::string_view line) {
+  constexpr std::string_view kMarker = "NVRM: Xid (";
+  const size_t marker = line.find(kMarker);
+  const size_t space = line.find(' ');
+  if (marker == std::string_view::npos || space == std::string_view::npos || space > marker) {
+    return std::nullopt;
+  }
+  const size_t pci_at = marker + kMarker.size();
+  const size_t close = line.find("): ", pci_at);
+  if (close == std::string_view::npos) return std::nullopt;
+  size_t end = close + 3;
+  while (end < line.size() && end - (close + 3) < 4 &&
+         std::isdigit(static_cast<unsigned char>(line[end]))) {
+    ++end;
+  }
+  if (end == close + 3) return std::nullopt;
+  XidEventFact event;
+  event.time = std::string(line.substr(0, space));
+  event.pci = std::string(line.substr(pci_at, close - pci_at));
+  event.xid = std::stoi(std::string(line.substr(close + 3, end - close - 3)));
+  std::string_view rest = line.substr(end);
+  while (!rest.empty() && (rest.front() == ',' || rest.front() == ' '))
+    rest.remove_prefix(1);
+  event.text = std::string(rest.substr(0, kMaxXidText));
+  return event;
+}
+
+// The Xids the driver logged since boot, newest first, from the kernel's messages in the journal
+// (journalctl filters them: a boot's whole kernel log would not fit the output gpuvet keeps).
+// Without systemd's journal, or where this user may not read the kernel's messages, nothing.
+void read_xid_events(const sys::System& system, DriverFacts& d) {
+  const std::vector<std::string> args = {"-k",         "-b",       "-q",
+                                         "--no-pager", "-o",       "short-iso",
+                                         "-r",         "-n",       std::to_string(kMaxXidEvents),
+                                         "--grep",     "NVRM: Xid"};
+  for (const char* journalctl : {"/usr/bin/journalctl", "/bin/journalctl"}) {
+    const auto run = system.run_program(journalctl, args);
+    if (!run) continue;
+    if (run->exit_code != 0) return;
+    for (const auto& line : text::split(run->output, '\n')) {
+      if (d.xid_events.size() >= kMaxXidEvents) break;
+      if (auto event = xid_event_of(line)) d.xid_events.push_back(std::move(*event));
+    }
+    return;
+  }
+}
+
 // nvidia-persistenced writes its pid to /var/run/nvidia-persistenced (its man page); the kernel
 // keeps a process name to 15 characters ("nvidia-persiste").
 void read_persistenced(const sys::System& system, const Facts& facts, DriverFacts& d) {
@@ -577,6 +626,7 @@ void probe_gpu_driver(const sys::System& system, const kb::Kb& kb, Facts& facts)
   read_dkms(system, d);
   read_persistenced(system, facts, d);
   read_akmods(system, facts, d);
+  read_xid_events(system, d);
   find_stubs(system, facts, d);
   read_native(system, facts, d);
   complete_capabilities(kb, facts);
@@ -585,7 +635,7 @@ void probe_gpu_driver(const sys::System& system, const kb::Kb& kb, Facts& facts)
   find_image_libraries(system, facts, d);
   // Nothing known stays null rather than an object of unknowns.
   if (kernel_known || d.installed || d.libcuda || !d.stub_libraries.empty() || d.wsl_libcuda ||
-      !d.image_libraries.empty() || !d.module_builds.empty()) {
+      !d.image_libraries.empty() || !d.module_builds.empty() || !d.xid_events.empty()) {
     facts.driver = d;
   }
   facts.hardware.nvidia_visible_devices = system.env("NVIDIA_VISIBLE_DEVICES");

@@ -303,5 +303,57 @@ TEST(GpuChecks, CuinitsAnswerIsNamedFromTheDriverApisRows) {
   EXPECT_NE(device_init_title(4242).find("CUresult 4242"), std::string::npos);
 }
 
+// ---- device.hardware_error: the driver's Xids in the kernel's log ---------------------------
+
+// A Linux machine whose driver works and whose kernel log holds `events` (newest first).
+Facts with_xids(std::vector<XidEventFact> events) {
+  Facts f = cuinit_answered(0);
+  f.driver->xid_events = std::move(events);
+  return f;
+}
+
+TEST(GpuChecks, TheCardsXidsInTheKernelLogAreAHardwareFault) {
+  const auto findings = run(with_xids({
+      {"2026-12-07T03:12:44+0000", "PCI:0000:3b:00", 79, "pid=1234, GPU has fallen off the bus."},
+      {"2026-12-07T03:12:40+0000", "PCI:0000:3b:00", 13, "Graphics Exception: ESR 0x405840"},
+      {"2026-12-06T22:01:02+0000", "PCI:0000:3b:00", 79, "pid=977, GPU has fallen off the bus."},
+      {"2026-12-06T21:00:00+0000", "PCI:0000:5e:00", 48, "An uncorrectable double bit error"},
+  }));
+  const Finding* f = find(findings, "device.hardware_error");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->severity, Severity::error);
+  // One line per GPU and code, the newest time, how often; the program's Xid 13 is not the card's.
+  ASSERT_EQ(f->evidence.size(), 2u);
+  EXPECT_EQ(f->evidence[0],
+            "PCI:0000:3b:00: Xid 79 (ROBUST_CHANNEL_GPU_HAS_FALLEN_OFF_THE_BUS: GPU has fallen off "
+            "the bus) in the kernel's log, 2 time(s) since boot, last at 2026-12-07T03:12:44+0000");
+  EXPECT_NE(f->evidence[1].find("Xid 48 (ROBUST_CHANNEL_GPU_ECC_DBE"), std::string::npos);
+}
+
+// A row remapped (Xid 63) or single-bit errors corrected (92) is a repair the GPU made: NVIDIA's
+// immediate action is none, so a warning, not an error.
+TEST(GpuChecks, AnXidOfARepairTheGpuMadeIsAWarning) {
+  const auto findings = run(with_xids({
+      {"2026-12-07T03:12:47+0000", "PCI:0000:01:00", 63, "Row Remapper: New row marked"},
+  }));
+  const Finding* f = find(findings, "device.hardware_error");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->severity, Severity::warning);
+  EXPECT_EQ(f->title, testing::messages().text("device.hardware_error.repaired.title"));
+}
+
+// A program's own faults (13, 31, 43) and the Xids NVIDIA places nowhere (109, GSP's 119) are no
+// fault of the card; a code newer than the catalog is not guessed at.
+TEST(GpuChecks, XidsOfProgramsAndOfNoKnownPartAreNoHardwareFault) {
+  const auto findings = run(with_xids({
+      {"2026-12-07T03:12:40+0000", "PCI:0000:01:00", 13, "Graphics Exception"},
+      {"2026-12-07T03:12:41+0000", "PCI:0000:01:00", 31, "pid=1, MMU Fault"},
+      {"2026-12-07T03:12:42+0000", "PCI:0000:01:00", 109, "CTX SWITCH TIMEOUT"},
+      {"2026-12-07T03:12:43+0000", "PCI:0000:01:00", 119, "Timeout waiting for RPC from GSP!"},
+      {"2026-12-07T03:12:44+0000", "PCI:0000:01:00", 4242, "?"},
+  }));
+  EXPECT_EQ(find(findings, "device.hardware_error"), nullptr);
+}
+
 }  // namespace
 }  // namespace gpuvet::checks

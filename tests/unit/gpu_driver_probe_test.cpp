@@ -137,5 +137,44 @@ TEST(GpuDriverProbe, PersistencedRunsWhenItsPidFileNamesALiveDaemon) {
   EXPECT_EQ(persistenced_of(nlohmann::json::object(), true), std::nullopt);
 }
 
+// ---- the driver's Xids in the kernel's log ---------------------------------------------------
+
+constexpr const char* kJournalXids =
+    "/usr/bin/journalctl -k -b -q --no-pager -o short-iso -r -n 64 --grep NVRM: Xid";
+
+// The Xid events of a Linux machine whose journalctl answered `run` (none: no journalctl).
+std::vector<XidEventFact> xid_events_of(const std::optional<nlohmann::json>& run) {
+  nlohmann::json extra = {{"files", {{"/proc/modules", {{"text", "nvidia 1 0 - Live 0x0\n"}}}}}};
+  if (run) extra["programs"] = {{kJournalXids, *run}};
+  const sys::ReplaySystem system(testing::linux_snapshot(extra));
+  const Facts facts = collect_facts(system, testing::embedded_kb());
+  if (!facts.driver) return {};
+  return facts.driver->xid_events;
+}
+
+TEST(GpuDriverProbe, ReadsTheDriversXidsFromTheKernelsJournal) {
+  const auto events = xid_events_of(nlohmann::json{
+      {"exit", 0},
+      {"output",
+       "2026-12-07T03:12:44+0000 node01 kernel: NVRM: Xid (PCI:0000:3b:00): 79, pid=1234, "
+       "name=python3, GPU has fallen off the bus.\n"
+       "2026-12-07T03:12:40+0000 node01 kernel: NVRM: Xid (PCI:0000:3b:00): 13, Graphics "
+       "Exception: ESR 0x405840=0xa0\n"
+       "2026-12-07T03:12:39+0000 node01 kernel: NVRM: Xid (PCI:0000:3b:00) without a code\n"}});
+  ASSERT_EQ(events.size(), 2u);
+  EXPECT_EQ(events[0].time, "2026-12-07T03:12:44+0000");
+  EXPECT_EQ(events[0].pci, "PCI:0000:3b:00");
+  EXPECT_EQ(events[0].xid, 79);
+  EXPECT_EQ(events[0].text, "pid=1234, name=python3, GPU has fallen off the bus.");
+  EXPECT_EQ(events[1].xid, 13);
+}
+
+// No journal, a journalctl that failed (no permission, no journal of this boot): no events, and
+// so no fault claimed.
+TEST(GpuDriverProbe, NoJournalMeansNoXidsRatherThanAnError) {
+  EXPECT_TRUE(xid_events_of(std::nullopt).empty());
+  EXPECT_TRUE(xid_events_of(nlohmann::json{{"exit", 1}, {"output", ""}}).empty());
+}
+
 }  // namespace
 }  // namespace gpuvet::probes
