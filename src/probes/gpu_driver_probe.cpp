@@ -214,35 +214,6 @@ void read_akmods(const sys::System& system, const Facts& facts, DriverFacts& d) 
   }
 }
 
-// "2026-12-07T03:12:44+0000 node01 kernel: NVRM: Xid (PCI:0000:3b:00): 79, pid=1234, GPU has
-// fallen off the bus.": journalctl's short-iso line of one Xid.
-std::optional<XidEventFact> xid_event_of(std::string_view line) {
-  constexpr std::string_view kMarker = "NVRM: Xid (";
-  const size_t marker = line.find(kMarker);
-  const size_t space = line.find(' ');
-  if (marker == std::string_view::npos || space == std::string_view::npos || space > marker) {
-    return std::nullopt;
-  }
-  const size_t pci_at = marker + kMarker.size();
-  const size_t close = line.find("): ", pci_at);
-  if (close == std::string_view::npos) return std::nullopt;
-  size_t end = close + 3;
-  while (end < line.size() && end - (close + 3) < 4 &&
-         std::isdigit(static_cast<unsigned char>(line[end]))) {
-    ++end;
-  }
-  if (end == close + 3) return std::nullopt;
-  XidEventFact event;
-  event.time = std::string(line.substr(0, space));
-  event.pci = std::string(line.substr(pci_at, close - pci_at));
-  event.xid = std::stoi(std::string(line.substr(close + 3, end - close - 3)));
-  std::string_view rest = line.substr(end);
-  while (!rest.empty() && (rest.front() == ',' || rest.front() == ' '))
-    rest.remove_prefix(1);
-  event.text = std::string(rest.substr(0, kMaxXidText));
-  return event;
-}
-
 // The Xids the driver logged since boot, newest first, from the kernel's messages in the journal
 // (journalctl filters them: a boot's whole kernel log would not fit the output gpuvet keeps).
 // Without systemd's journal, or where this user may not read the kernel's messages, nothing.
@@ -598,6 +569,35 @@ std::optional<std::string> nvidia_driver_from_windows(std::string_view windows_v
   const std::string digits =
       parts[2].substr(parts[2].size() - 1) + std::string(4 - parts[3].size(), '0') + parts[3];
   return std::to_string(std::stoi(digits.substr(0, 3))) + "." + digits.substr(3);
+}
+
+// "2026-12-07T03:12:44+0000 node01 kernel: NVRM: Xid (PCI:0000:3b:00): 79, pid=1234, GPU has
+// fallen off the bus.": journalctl's short-iso line of one Xid.
+std::optional<XidEventFact> xid_event_of(std::string_view line) {
+  constexpr std::string_view kMarker = "NVRM: Xid (";
+  const size_t marker = line.find(kMarker);
+  const size_t space = line.find(' ');
+  if (marker == std::string_view::npos || space == std::string_view::npos || space > marker) {
+    return std::nullopt;
+  }
+  const size_t pci_at = marker + kMarker.size();
+  const size_t close = line.find("): ", pci_at);
+  if (close == std::string_view::npos) return std::nullopt;
+  size_t end = close + 3;
+  while (end < line.size() && end - (close + 3) < 4 &&
+         std::isdigit(static_cast<unsigned char>(line[end]))) {
+    ++end;
+  }
+  if (end == close + 3) return std::nullopt;
+  XidEventFact event;
+  event.time = std::string(line.substr(0, space));
+  event.pci = std::string(line.substr(pci_at, close - pci_at));
+  event.xid = std::stoi(std::string(line.substr(close + 3, end - close - 3)));
+  std::string_view rest = line.substr(end);
+  while (!rest.empty() && (rest.front() == ',' || rest.front() == ' '))
+    rest.remove_prefix(1);
+  event.text = std::string(rest.substr(0, kMaxXidText));
+  return event;
 }
 
 void probe_gpu_driver(const sys::System& system, const kb::Kb& kb, Facts& facts) {

@@ -60,6 +60,10 @@ struct SlurmNodeConfig {
   std::optional<std::int64_t> gpus;  // that line's (or NodeName=DEFAULT's) Gres= GPUs
 };
 SlurmNodeConfig slurm_node_config(std::string_view slurm_conf, std::string_view hostname);
+
+// One line of journalctl's short-iso output that holds an NVIDIA driver's Xid ("2026-12-07T03:12:44
+// +0000 node01 kernel: NVRM: Xid (PCI:0000:3b:00): 79, …"); none for any other line.
+std::optional<XidEventFact> xid_event_of(std::string_view line);
 struct GresNodeConfig {
   std::optional<std::string> autodetect;  // lower case: nvml, nvidia, off ...
   std::vector<std::string> gpu_files;     // File= of the Name=gpu lines, ranges expanded

@@ -9,6 +9,7 @@
 #include "core/gzip.hpp"
 #include "core/hostlist.hpp"
 #include "core/text.hpp"
+#include "explain_support.hpp"
 #include "fleet/collect_record.hpp"
 #include "fleet/wire.hpp"
 #include "kb/csv.hpp"
@@ -227,6 +228,26 @@ TEST(Fuzz, SlurmAndGresConf) {
     (void)probes::gres_gpu_count(mutate("gpu:a100:2(S:0,1),mps:100", rng));
     const auto gres_node = probes::gres_node_config(mutate(gres, rng), "gpu01");
     EXPECT_LE(gres_node.gpu_files.size(), hostlist::kMaxNames);
+  }
+}
+
+// The kernel log's Xid lines as journalctl prints them, and as a user pastes them to explain: any
+// bytes give an event or none, its code at most four digits and its text bounded, and explain
+// names what it reads from them without failing.
+TEST(Fuzz, XidLinesOfTheKernelsLog) {
+  std::mt19937 rng(17);
+  const std::string line =
+      "2026-12-07T03:12:44+0000 node01 kernel: NVRM: Xid (PCI:0000:3b:00): 79, pid=1234, "
+      "name=python3, GPU has fallen off the bus.";
+  for (int i = 0; i < 3000; ++i) {
+    const std::string input = mutate(line, rng);
+    if (const auto event = probes::xid_event_of(input)) {
+      EXPECT_GE(event->xid, 0);
+      EXPECT_LE(event->xid, 9999);
+      EXPECT_LE(event->text.size(), kMaxXidText);
+    }
+    if (i % 10 == 0)
+      (void)testing::explain_by_signatures(input + "\nXidCriticalError: Xid=" + input);
   }
 }
 
