@@ -307,8 +307,8 @@ std::optional<size_t> xid_row(const kb::Table& t, int xid) {
 // The kernel log's Xids that NVIDIA's catalog puts in the card (ECC, row remapping, NVLink, PCIe,
 // power), one line per GPU and code: how often since boot and when last (events come newest
 // first). The program's own faults and those the catalog does not place say nothing of the card.
-// `fatal` when one of them is more than a repair the GPU made (NVIDIA's immediate action for a
-// row remapped or single-bit errors corrected is IGNORE).
+// `fatal` when one of them is more than a fault the GPU corrected or retired itself or a wear
+// warning (the table's gpu_still_works: a row remapped, single-bit errors corrected).
 std::vector<std::string> hardware_xids(const CheckContext& context, bool& fatal) {
   std::vector<std::string> evidence;
   const Facts& f = context.facts();
@@ -332,7 +332,7 @@ std::vector<std::string> hardware_xids(const CheckContext& context, bool& fatal)
     } else {
       seen.push_back({&event, *row, 1});
     }
-    if (t.cell(*row, "immediate_action") != "IGNORE") fatal = true;
+    if (t.cell(*row, "gpu_still_works") != "yes") fatal = true;
   }
   for (const Seen& s : seen) {
     evidence.push_back(

@@ -575,32 +575,6 @@ void name_architectures_of_the_past(std::vector<Cause>& causes, const kb::Kb& kb
   causes.push_back(std::move(dropped));
 }
 
-// The Xid numbers of the lines the driver logs ("NVRM: Xid (PCI:0000:01:00): 79, …") or the
-// Kubernetes device plugin reports ("XidCriticalError: Xid=48 on Device=…"), in the order seen.
-std::vector<std::string> xids_of(const Cause& c) {
-  std::vector<std::string> xids;
-  for (const auto& e : c.evidence) {
-    std::string_view line = e.text;
-    for (size_t at = line.find("Xid"); at != std::string_view::npos;
-         at = line.find("Xid", at + 3)) {
-      size_t digits = std::string_view::npos;
-      if (line.substr(at).starts_with("Xid=")) {
-        digits = at + 4;
-      } else if (line.substr(at).starts_with("Xid (")) {
-        const size_t close = line.find("): ", at);
-        if (close != std::string_view::npos) digits = close + 3;
-      }
-      if (digits == std::string_view::npos) continue;
-      size_t end = digits;
-      while (end < line.size() && end - digits < 4 &&
-             std::isdigit(static_cast<unsigned char>(line[end])))
-        ++end;
-      if (end > digits) xids.emplace_back(line.substr(digits, end - digits));
-    }
-  }
-  return xids;
-}
-
 constexpr double kProgramXidConfidence = 0.6;
 constexpr double kUnsettledXidConfidence = 0.4;
 
@@ -630,12 +604,14 @@ XidReading read_xid(const kb::Kb& kb, const std::string& xid) {
 }
 
 // A fault of the card explains what the programs on it reported after; a program's own fault
-// says least about the setup.
+// says least about the setup, and a follow-on Xid (45's cleanup after an abort, 154's recovery
+// action) nothing: NVIDIA's catalog says to follow the other Xid.
 int xid_weight(const XidReading& r) {
-  if (r.cause == "device.hardware_error") return 3;
-  if (r.listed && r.cause.empty()) return 2;
-  if (r.cause == "program") return 1;
-  return 0;
+  if (r.cause == "device.hardware_error") return 4;
+  if (r.action == "WORKFLOW_XID_45" || r.action == "XID_154") return 0;
+  if (r.listed && r.cause.empty()) return 3;
+  if (r.cause == "program") return 2;
+  return 1;
 }
 
 // The Xid a line names says from NVIDIA's catalog (data/nvidia_xid_errors.csv) what failed: the
@@ -645,7 +621,7 @@ void name_xids(std::vector<Cause>& causes, const kb::Kb& kb, const kb::Messages&
   for (auto& c : causes) {
     if (c.alternative || c.signatures.size() != 1 || c.signatures.front() != "nvrm_xid") continue;
     std::optional<XidReading> worst;
-    for (const auto& xid : xids_of(c)) {
+    for (const auto& xid : c.xid_codes) {
       XidReading r = read_xid(kb, xid);
       if (!worst || xid_weight(r) > xid_weight(*worst)) worst = std::move(r);
     }
@@ -958,6 +934,12 @@ size_t Collector::first_candidate(std::string_view text) const {
 
 namespace {
 
+// "0079" is Xid 79.
+std::string without_leading_zeros(const std::string& digits) {
+  const size_t first = digits.find_first_not_of('0');
+  return first == std::string::npos ? "0" : digits.substr(first);
+}
+
 // Alternatives of one pattern name their groups lib, lib2 …: one capture per name, the one that
 // took part in the match. A library or version at the end of a sentence ("Could not load library
 // libcudnn_cnn_infer.so.8. Error: …") loses the sentence's period: no name or version ends in one.
@@ -990,8 +972,11 @@ void Collector::record(Cause& cause, const Signature& sig, size_t line_number,
     // A pasted line can be huge; the evidence keeps its start.
     cause.evidence.push_back({line_number, std::string(line.substr(0, 500))});
   }
-  for (auto& [name, value] : captures_by_name(captures))
+  for (auto& [name, value] : captures_by_name(captures)) {
+    if (sig.id == "nvrm_xid" && name == "status" && cause.xid_codes.size() < kMaxXidCodes)
+      cause.xid_codes.insert(without_leading_zeros(value));
     cause.captures.emplace(name, std::move(value));
+  }
   if (cause.unloaded_library.empty() && kLibraryMissing.contains(sig.cause)) {
     if (const auto lib = cause.captures.find("lib"); lib != cause.captures.end())
       cause.unloaded_library = unloaded_library(cause.id, lib->second);
@@ -1312,6 +1297,7 @@ std::vector<Cause> reason(std::vector<Cause> causes, const kb::Kb& kb, const kb:
     }
     for (auto& [k, v] : c.captures)
       into.captures.emplace(k, v);
+    into.xid_codes.insert(c.xid_codes.begin(), c.xid_codes.end());
     if (into.unloaded_library.empty()) into.unloaded_library = c.unloaded_library;
   }
   causes.clear();

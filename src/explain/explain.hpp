@@ -23,6 +23,8 @@ inline constexpr std::string_view kExplainSchema = "gpuvet.explain/1";
 inline constexpr size_t kMaxEvidence = 5;
 // Lines kept that may name the device.
 inline constexpr size_t kMaxDeviceLines = 4;
+// Distinct Xid codes kept per cause.
+inline constexpr size_t kMaxXidCodes = 64;
 // An alternative's confidence against its signature's weight, compounded down its `also` list.
 inline constexpr double kAlternativeShare = 0.6;
 
@@ -51,6 +53,10 @@ struct Cause {
   // The causes that threads with its lines' message found instead (its signatures' `also`): a
   // line naming one of them says which of the readings holds (readings_of_other_lines()).
   std::set<std::string> other_readings;
+  // Every Xid code the driver's Xid lines name (signature nvrm_xid), leading zeros dropped: a
+  // flood of one code must not hide another after the evidence's first lines. At most
+  // kMaxXidCodes.
+  std::set<std::string> xid_codes;
   // The capability of the device the log names ("… name: NVIDIA GeForce RTX 3060 … compute
   // capability: 8.6", "… with CUDA capability sm_120 …"), resolved once in reason().
   std::vector<std::string> device_lines;

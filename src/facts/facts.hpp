@@ -77,6 +77,7 @@ struct LibcudaLinkFact {
 // the kernel's log holds it: data/nvidia_xid_errors.csv says what each code means.
 inline constexpr size_t kMaxXidEvents = 64;
 inline constexpr size_t kMaxXidText = 200;
+inline constexpr size_t kMaxXidPci = 40;
 struct XidEventFact {
   std::string time;  // as journalctl prints it (short-iso)
   std::string pci;   // the GPU's bus address as the driver wrote it ("PCI:0000:3b:00")

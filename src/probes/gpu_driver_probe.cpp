@@ -218,10 +218,11 @@ void read_akmods(const sys::System& system, const Facts& facts, DriverFacts& d) 
 // (journalctl filters them: a boot's whole kernel log would not fit the output gpuvet keeps).
 // Without systemd's journal, or where this user may not read the kernel's messages, nothing.
 void read_xid_events(const sys::System& system, DriverFacts& d) {
-  const std::vector<std::string> args = {"-k",         "-b",       "-q",
-                                         "--no-pager", "-o",       "short-iso",
-                                         "-r",         "-n",       std::to_string(kMaxXidEvents),
-                                         "--grep",     "NVRM: Xid"};
+  // --no-hostname: the host's name is not the GPU's fault, and snapshots keep what was printed.
+  const std::vector<std::string> args = {
+      "-k",     "-b",        "-q", "--no-pager", "--no-hostname",
+      "-o",     "short-iso", "-r", "-n",         std::to_string(kMaxXidEvents),
+      "--grep", "NVRM: Xid"};
   for (const char* journalctl : {"/usr/bin/journalctl", "/bin/journalctl"}) {
     const auto run = system.run_program(journalctl, args);
     if (!run) continue;
@@ -571,8 +572,8 @@ std::optional<std::string> nvidia_driver_from_windows(std::string_view windows_v
   return std::to_string(std::stoi(digits.substr(0, 3))) + "." + digits.substr(3);
 }
 
-// "2026-12-07T03:12:44+0000 node01 kernel: NVRM: Xid (PCI:0000:3b:00): 79, pid=1234, GPU has
-// fallen off the bus.": journalctl's short-iso line of one Xid.
+// "2026-12-07T03:12:44+0000 kernel: NVRM: Xid (PCI:0000:3b:00): 79, pid=1234, GPU has fallen
+// off the bus.": journalctl's short-iso line of one Xid (with or without the host's name).
 std::optional<XidEventFact> xid_event_of(std::string_view line) {
   constexpr std::string_view kMarker = "NVRM: Xid (";
   const size_t marker = line.find(kMarker);
@@ -581,18 +582,20 @@ std::optional<XidEventFact> xid_event_of(std::string_view line) {
     return std::nullopt;
   }
   const size_t pci_at = marker + kMarker.size();
-  const size_t close = line.find("): ", pci_at);
-  if (close == std::string_view::npos) return std::nullopt;
-  size_t end = close + 3;
-  while (end < line.size() && end - (close + 3) < 4 &&
+  const size_t close = line.find("):", pci_at);
+  if (close == std::string_view::npos || close - pci_at > kMaxXidPci) return std::nullopt;
+  size_t digits = close + 2;
+  if (digits < line.size() && line[digits] == ' ') ++digits;
+  size_t end = digits;
+  while (end < line.size() && end - digits < 4 &&
          std::isdigit(static_cast<unsigned char>(line[end]))) {
     ++end;
   }
-  if (end == close + 3) return std::nullopt;
+  if (end == digits) return std::nullopt;
   XidEventFact event;
   event.time = std::string(line.substr(0, space));
   event.pci = std::string(line.substr(pci_at, close - pci_at));
-  event.xid = std::stoi(std::string(line.substr(close + 3, end - close - 3)));
+  event.xid = std::stoi(std::string(line.substr(digits, end - digits)));
   std::string_view rest = line.substr(end);
   while (!rest.empty() && (rest.front() == ',' || rest.front() == ' '))
     rest.remove_prefix(1);

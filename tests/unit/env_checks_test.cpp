@@ -326,7 +326,8 @@ TEST(GpuChecks, TheCardsXidsInTheKernelLogAreAHardwareFault) {
   ASSERT_EQ(f->evidence.size(), 2u);
   EXPECT_EQ(f->evidence[0],
             "PCI:0000:3b:00: Xid 79 (ROBUST_CHANNEL_GPU_HAS_FALLEN_OFF_THE_BUS: GPU has fallen off "
-            "the bus) in the kernel's log, 2 time(s) since boot, last at 2026-12-07T03:12:44+0000");
+            "the bus) in the kernel's log of this boot, 2 of its newest Xid lines, the last at "
+            "2026-12-07T03:12:44+0000");
   EXPECT_NE(f->evidence[1].find("Xid 48 (ROBUST_CHANNEL_GPU_ECC_DBE"), std::string::npos);
 }
 
@@ -340,6 +341,14 @@ TEST(GpuChecks, AnXidOfARepairTheGpuMadeIsAWarning) {
   ASSERT_NE(f, nullptr);
   EXPECT_EQ(f->severity, Severity::warning);
   EXPECT_EQ(f->title, testing::messages().text("device.hardware_error.repaired.title"));
+  // A retirement that failed (157: no spare resources left) is no repair, whatever NVIDIA's
+  // immediate action.
+  const auto failed = run(with_xids({
+      {"2026-12-07T03:12:47+0000", "PCI:0000:01:00", 157, "Resource Retirement Failure"},
+  }));
+  const Finding* g = find(failed, "device.hardware_error");
+  ASSERT_NE(g, nullptr);
+  EXPECT_EQ(g->severity, Severity::error);
 }
 
 // A program's own faults (13, 31, 43) and the Xids NVIDIA places nowhere (109, GSP's 119) are no

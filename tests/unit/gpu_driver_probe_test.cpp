@@ -140,7 +140,8 @@ TEST(GpuDriverProbe, PersistencedRunsWhenItsPidFileNamesALiveDaemon) {
 // ---- the driver's Xids in the kernel's log ---------------------------------------------------
 
 constexpr const char* kJournalXids =
-    "/usr/bin/journalctl -k -b -q --no-pager -o short-iso -r -n 64 --grep NVRM: Xid";
+    "/usr/bin/journalctl -k -b -q --no-pager --no-hostname -o short-iso -r -n 64 --grep NVRM: "
+    "Xid";
 
 // The Xid events of a Linux machine whose journalctl answered `run` (none: no journalctl).
 std::vector<XidEventFact> xid_events_of(const std::optional<nlohmann::json>& run) {
@@ -156,9 +157,9 @@ TEST(GpuDriverProbe, ReadsTheDriversXidsFromTheKernelsJournal) {
   const auto events = xid_events_of(nlohmann::json{
       {"exit", 0},
       {"output",
-       "2026-12-07T03:12:44+0000 node01 kernel: NVRM: Xid (PCI:0000:3b:00): 79, pid=1234, "
+       "2026-12-07T03:12:44+0000 kernel: NVRM: Xid (PCI:0000:3b:00): 79, pid=1234, "
        "name=python3, GPU has fallen off the bus.\n"
-       "2026-12-07T03:12:40+0000 node01 kernel: NVRM: Xid (PCI:0000:3b:00): 13, Graphics "
+       "2026-12-07T03:12:40+0000 kernel: NVRM: Xid (PCI:0000:3b:00):13, Graphics "
        "Exception: ESR 0x405840=0xa0\n"
        "2026-12-07T03:12:39+0000 node01 kernel: NVRM: Xid (PCI:0000:3b:00) without a code\n"}});
   ASSERT_EQ(events.size(), 2u);
@@ -173,7 +174,12 @@ TEST(GpuDriverProbe, ReadsTheDriversXidsFromTheKernelsJournal) {
 // so no fault claimed.
 TEST(GpuDriverProbe, NoJournalMeansNoXidsRatherThanAnError) {
   EXPECT_TRUE(xid_events_of(std::nullopt).empty());
-  EXPECT_TRUE(xid_events_of(nlohmann::json{{"exit", 1}, {"output", ""}}).empty());
+  EXPECT_TRUE(
+      xid_events_of(nlohmann::json{{"exit", 1},
+                                   {"output",
+                                    "2026-12-07T03:12:44+0000 kernel: NVRM: Xid (PCI:0000:3b:00): "
+                                    "79, pid=1234\n"}})
+          .empty());
 }
 
 }  // namespace

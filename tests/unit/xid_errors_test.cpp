@@ -128,12 +128,53 @@ TEST(XidErrors, RealXidLinesAreExplainedByTheirCode) {
   }
 }
 
-// A line that says what failed in words keeps that reading: the Xid adds nothing to it.
+// A line that says what failed in words keeps that reading: the rule leaves it alone.
 TEST(XidErrors, AnXidLineThatSaysTheGpuFellOffTheBusStaysHardware) {
   const Cause first = first_of(testing::explain_by_signatures(
       "NVRM: Xid (PCI:0000:2b:00): 79, GPU has fallen off the bus.\n"));
   EXPECT_EQ(first.id, "device.hardware_error");
   EXPECT_FALSE(first.alternative);
+  ASSERT_FALSE(first.signatures.empty());
+  EXPECT_NE(first.signatures.front(), "nvrm_xid_hardware");
+}
+
+// A flood of one program's Xid 13 does not hide the card's Xid 48 after it: every code the Xid
+// lines name counts, not only the first lines kept as evidence.
+TEST(XidErrors, AHardwareXidAfterAFloodOfOthersStillNamesTheCause) {
+  std::string log;
+  for (int i = 0; i < 12; ++i)
+    log += "NVRM: Xid (PCI:0000:01:00): 13, Graphics Exception: ESR 0x405840=0xa0\n";
+  log +=
+      "NVRM: Xid (PCI:0000:01:00): 48, An uncorrectable double bit error (DBE) has been "
+      "detected on GPU in the framebuffer at partition 6\n";
+  const Cause first = first_of(testing::explain_by_signatures(log));
+  EXPECT_EQ(first.id, "device.hardware_error");
+  EXPECT_EQ(first.captures.at("status"), "48");
+}
+
+// Xid 45 (the cleanup after an aborted program) and 154 (a recovery action) follow another Xid,
+// as NVIDIA's catalog says: the fault they follow names the cause.
+TEST(XidErrors, AFollowOnXidGivesWayToTheXidItFollows) {
+  const Cause first = first_of(testing::explain_by_signatures(
+      "NVRM: Xid (PCI:0000:01:00): 31, pid=1234, name=python, Ch 00000008, MMU Fault\n"
+      "NVRM: Xid (PCI:0000:01:00): 45, pid=1234, Ch 00000008\n"
+      "NVRM: Xid (PCI:0000:01:00): 154, GPU recovery action changed from 0x0 (None) to 0x1 "
+      "(GPU Reset Required)\n"));
+  EXPECT_EQ(first.id, "other");
+  ASSERT_FALSE(first.signatures.empty());
+  EXPECT_EQ(first.signatures.front(), "nvrm_xid_program");
+  EXPECT_EQ(first.captures.at("status"), "31");
+}
+
+// The code as the driver or a paste writes it: no space after the colon, leading zeros.
+TEST(XidErrors, TheCodeIsReadHoweverItIsSpaced) {
+  const Cause tight =
+      first_of(testing::explain_by_signatures("NVRM: Xid (PCI:0000:01:00):13, Graphics\n"));
+  EXPECT_EQ(tight.id, "other");
+  EXPECT_EQ(tight.captures.at("status"), "13");
+  const Cause padded = first_of(testing::explain_by_signatures("XidCriticalError: Xid=0079\n"));
+  EXPECT_EQ(padded.id, "device.hardware_error");
+  EXPECT_EQ(padded.captures.at("status"), "79");
 }
 
 }  // namespace
