@@ -9,6 +9,7 @@
 
 #include "checks/checks.hpp"
 #include "core/text.hpp"
+#include "kb/queries.hpp"
 
 namespace gpuvet::checks {
 
@@ -296,14 +297,6 @@ Result<bool> emit_module_build_failed(const CheckContext& context, std::vector<F
               pci, true, fixes);
 }
 
-// The row of data/nvidia_xid_errors.csv that NVIDIA's catalog has for an Xid; none when unknown.
-std::optional<size_t> xid_row(const kb::Table& t, int xid) {
-  const std::string wanted = std::to_string(xid);
-  for (size_t row = 0; row < t.size(); ++row)
-    if (t.cell(row, "xid") == wanted) return row;
-  return std::nullopt;
-}
-
 // The kernel log's Xids that NVIDIA's catalog puts in the card (ECC, row remapping, NVLink, PCIe,
 // power), one line per GPU and code: how often since boot and when last (events come newest
 // first). The program's own faults and those the catalog does not place say nothing of the card.
@@ -312,34 +305,32 @@ std::optional<size_t> xid_row(const kb::Table& t, int xid) {
 std::vector<std::string> hardware_xids(const CheckContext& context, bool& fatal) {
   std::vector<std::string> evidence;
   const Facts& f = context.facts();
-  auto table = context.kb().table("nvidia_xid_errors");
-  if (!f.driver || f.driver->xid_events.empty() || !table) return evidence;
-  const kb::Table& t = **table;
+  if (!f.driver) return evidence;
   struct Seen {
     const XidEventFact* latest;
-    size_t row;
+    kb::Row row;
     size_t count;
   };
   std::vector<Seen> seen;
   for (const auto& event : f.driver->xid_events) {
-    const auto row = xid_row(t, event.xid);
-    if (!row || t.cell(*row, "cause") != "device.hardware_error") continue;
+    auto row = kb::xid_error(context.kb(), std::to_string(event.xid));
+    if (!row || row->get("cause") != "device.hardware_error") continue;
+    if (row->get("gpu_still_works") != "yes") fatal = true;
     const auto same = std::find_if(seen.begin(), seen.end(), [&](const Seen& s) {
       return s.latest->pci == event.pci && s.latest->xid == event.xid;
     });
     if (same != seen.end()) {
       ++same->count;
     } else {
-      seen.push_back({&event, *row, 1});
+      seen.push_back({&event, std::move(*row), 1});
     }
-    if (t.cell(*row, "gpu_still_works") != "yes") fatal = true;
   }
   for (const Seen& s : seen) {
     evidence.push_back(
         context.text("device.hardware_error.xid", {{"pci", s.latest->pci},
                                                    {"xid", std::to_string(s.latest->xid)},
-                                                   {"mnemonic", t.cell(s.row, "mnemonic")},
-                                                   {"description", t.cell(s.row, "description")},
+                                                   {"mnemonic", s.row.get("mnemonic")},
+                                                   {"description", s.row.get("description")},
                                                    {"count", std::to_string(s.count)},
                                                    {"time", s.latest->time}}));
   }
@@ -349,7 +340,8 @@ std::vector<std::string> hardware_xids(const CheckContext& context, bool& fatal)
 // What a GPU says about its own hardware through NVML: uncorrectable ECC errors since the driver
 // loaded, or a failed row remapping, are faults no software causes or fixes (an error), as are
 // the driver's Xids of the card's faults in the kernel's log; rows waiting for remapping take
-// effect at the next GPU reset, and a repair the GPU made is logged as an Xid (a warning).
+// effect at the next GPU reset, and Xids of faults the GPU corrected or retired itself are a
+// warning too.
 std::vector<std::string> hardware_faults(const CheckContext& context, bool& fatal) {
   std::vector<std::string> evidence = hardware_xids(context, fatal);
   for (const auto& gpu : context.facts().gpus) {

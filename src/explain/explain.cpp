@@ -588,19 +588,14 @@ struct XidReading {
 };
 
 XidReading read_xid(const kb::Kb& kb, const std::string& xid) {
-  XidReading reading{xid, "", "", "", "", false};
-  auto t = kb.table("nvidia_xid_errors");
-  if (!t) return reading;
-  for (size_t row = 0; row < (*t)->size(); ++row) {
-    if ((*t)->cell(row, "xid") != xid) continue;
-    reading = {xid,
-               (*t)->cell(row, "cause"),
-               (*t)->cell(row, "mnemonic"),
-               (*t)->cell(row, "description"),
-               (*t)->cell(row, "immediate_action"),
-               true};
-  }
-  return reading;
+  const auto row = kb::xid_error(kb, xid);
+  if (!row) return {xid, "", "", "", "", false};
+  return {xid,
+          row->get("cause"),
+          row->get("mnemonic"),
+          row->get("description"),
+          row->get("immediate_action"),
+          true};
 }
 
 // A fault of the card explains what the programs on it reported after; a program's own fault

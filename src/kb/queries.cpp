@@ -370,4 +370,10 @@ Result<std::optional<Row>> past_platform_gpu_limit(const Kb& kb, std::string_vie
   return std::optional<Row>();
 }
 
+std::optional<Row> xid_error(const Kb& kb, std::string_view code) {
+  auto rows = rows_where(kb, "nvidia_xid_errors", "xid", code);
+  if (!rows || rows->empty()) return std::nullopt;
+  return rows->front();
+}
+
 }  // namespace gpuvet::kb

@@ -59,6 +59,10 @@ bool version_within(std::string_view version, std::string_view from, std::string
 Result<std::vector<Row>> rows_where(const Kb& kb, const std::string& table, std::string_view column,
                                     std::string_view value);
 
+// NVIDIA's Xid catalog's row for a code (data/nvidia_xid_errors.csv: "79"); none when the
+// catalog lacks it.
+std::optional<Row> xid_error(const Kb& kb, std::string_view code);
+
 // data/framework_platform_limits.csv's row for this framework family and platform when the
 // version is newer than the last with GPU support there (TensorFlow after 2.10 on native
 // Windows), compared on as many parts as the limit has.
