@@ -1,5 +1,6 @@
 #include "explain/explain.hpp"
 #include "explain/build_needs.hpp"
+#include "explain/pasted_forms.hpp"
 
 #include "kb/arch_support.hpp"
 #include "kb/queries.hpp"
@@ -915,7 +916,11 @@ bool same_platform(const std::string& log_platform, const std::string& machine_p
 size_t Collector::first_candidate(std::string_view text) const {
   // Every line of the head, so that a message wrapped over two of them can be joined.
   if (head_bytes_ < kWrappedHeadBytes) return 0;
-  const size_t signature = signatures_.first_candidate(text);
+  // A line whose message is escaped may hide a signature's quote or backslash: it is read too.
+  const size_t literal = signatures_.first_candidate(text);
+  const size_t signature = std::min(
+      literal,
+      first_escaped_form(literal == std::string_view::npos ? text : text.substr(0, literal)));
   if (log_facts_.device_lines.size() >= kMaxDeviceLines) return signature;
   // Only up to the signature's candidate (and a marker that starts before it): the reader asks
   // again after it, and a search to the end of the chunk on every call would read each chunk
@@ -978,14 +983,18 @@ void Collector::record(Cause& cause, const Signature& sig, size_t line_number,
   }
 }
 
-bool Collector::on_line(size_t line_number, std::string_view line) {
+bool Collector::on_line(size_t line_number, std::string_view written) {
+  // What the line says inside the wrapping that carried it (a Docker or journal record, a
+  // quoted reply, a web page's entities): the signatures and the reported cases know that.
+  const std::optional<std::string> unwrapped = unwrapped_message(written);
+  const std::string_view line = unwrapped ? std::string_view(*unwrapped) : written;
   if (log_facts_.device_lines.size() < kMaxDeviceLines &&
       first_device_marker(line) != std::string_view::npos)
     log_facts_.device_lines.emplace_back(line.substr(0, 500));
   const std::set<size_t> hits = match(line_number, line);
   if (head_bytes_ < kWrappedHeadBytes) {
     match_wrapped(line_number, line, hits);
-    record_host(line_number, line);
+    record_host(line_number, written);  // the journal's prefix names the host
   }
   head_bytes_ += line.size() + 1;
   if (similar_) keep_for_similar(line);

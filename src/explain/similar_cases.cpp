@@ -12,6 +12,7 @@
 
 #include "core/text.hpp"
 #include "explain/literal_filter.hpp"
+#include "explain/pasted_forms.hpp"
 #include "kb/csv.hpp"
 #include "kb/embedded.hpp"
 
@@ -260,15 +261,18 @@ bool is_error_line(std::string_view line) {
 }
 
 std::string similarity_text(std::string_view log) {
+  // Each line's message, as explain reads it (pasted_forms.hpp).
   std::string errors;
-  for_each_line(log, [&](std::string_view line) {
+  for_each_line(log, [&](std::string_view written) {
+    const std::string line = message_of(written);
     if (errors.size() + line.size() < kMaxErrorTextBytes && is_error_line(line))
       errors.append(line).push_back('\n');
   });
   if (!errors.empty() || log.size() > kShortLogBytes) return errors;
   // A short log with no error line is compared whole, but for the lines that report nothing.
   std::string kept;
-  for_each_line(log, [&](std::string_view line) {
+  for_each_line(log, [&](std::string_view written) {
+    const std::string line = message_of(written);
     if (!is_harmless_line(line)) kept.append(line).push_back('\n');
   });
   return kept;

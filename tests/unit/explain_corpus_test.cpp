@@ -561,7 +561,12 @@ TEST(ExplainCorpus, AccuracyOnDevAndHeldOut) {
   // (data/nvidia_xid_errors.csv) read for every Xid line, with round sixty-nine (`AK`, 2 threads
   // of Xid faults, neither scored): dev 1924/2209 (AE016's NVLink Xids right first, ZI014's
   // Graphics Exceptions into the top three; AD004's Xid 169, which NVIDIA places nowhere, pushed
-  // its third cause out), held-out unchanged.
+  // its third cause out), held-out unchanged. Round seventy (`AL`, 7 threads of missing CUDA and
+  // cuDNN libraries and a machine without an NVIDIA GPU; of its 2 held-out, 1 right first blind
+  // and both in the top three): dev 1928/2214 of 2396, held-out 875/1031 of 1174. Wrapped lines
+  // read for their message (pasted_forms.hpp; WrappedLinesKeepTheAnswer below), the reported
+  // cases learnt from the messages too: dev 1928/2215 (b136, CC019 into the top three, YN016 out
+  // of it), held-out 875/1032 (c068 into the top three).
   if (!testing::kEveryInput) return;
   EXPECT_GE(scores["dev"].share(scores["dev"].top1), 0.80) << misses;
   EXPECT_GE(scores["dev"].share(scores["dev"].top3), 0.92);
@@ -569,10 +574,10 @@ TEST(ExplainCorpus, AccuracyOnDevAndHeldOut) {
   EXPECT_GE(scores["heldout"].share(scores["heldout"].top3), 0.87);
   // A share falls when hard cases join; the count of cases right never may: a signature change
   // that loses a case that passed fails here even when new cases hide it in the share.
-  EXPECT_GE(scores["dev"].top1, 1924u) << misses;
-  EXPECT_GE(scores["dev"].top3, 2209u);
-  EXPECT_GE(scores["heldout"].top1, 874u);
-  EXPECT_GE(scores["heldout"].top3, 1029u);
+  EXPECT_GE(scores["dev"].top1, 1928u) << misses;
+  EXPECT_GE(scores["dev"].top3, 2215u);
+  EXPECT_GE(scores["heldout"].top1, 875u);
+  EXPECT_GE(scores["heldout"].top3, 1032u);
 }
 
 // A log as users paste it: the error among the program's other output (pip, Python warnings,
@@ -642,17 +647,82 @@ TEST(ExplainCorpus, NoiseAroundTheLogKeepsTheAnswer) {
   // 874/1032; with the driver API's statuses: held-out 873/1031; with the runtime's texts in
   // other programs' formats: dev 1917/2200; with CUBLAS_STATUS_NOT_INITIALIZED read as memory in
   // every format: held-out 872/1031; with round sixty-eight: dev 1919/2205, held-out 872/1028;
-  // with the Xid catalog: dev 1920/2206.
+  // with the Xid catalog: dev 1920/2206. With round seventy and wrapped lines read for their
+  // message: dev 1924/2212, held-out 873/1031.
   if (testing::kEveryInput) {
-    EXPECT_GE(noisy["dev"].top1, 1920u) << moved;
-    EXPECT_GE(noisy["dev"].top3, 2206u);
-    EXPECT_GE(noisy["heldout"].top1, 872u);
-    EXPECT_GE(noisy["heldout"].top3, 1028u);
+    EXPECT_GE(noisy["dev"].top1, 1924u) << moved;
+    EXPECT_GE(noisy["dev"].top3, 2212u);
+    EXPECT_GE(noisy["heldout"].top1, 873u);
+    EXPECT_GE(noisy["heldout"].top3, 1031u);
   }
   // The noise alone is no error of the GPU stack.
   const auto [before, after] = noise_for("linux");
   EXPECT_TRUE(
       testing::explain_with(before + after, std::nullopt, &SimilarCases::embedded(), "").empty());
+}
+
+// A log as what carried it wraps each line (src/explain/pasted_forms.hpp): Docker's json-file
+// records, Kubernetes' and the journal's prefixes, docker compose's, torchrun's, a quoted reply,
+// a web page's entities. Each held-out case is wrapped in one of them in turn and must be
+// explained as it is plain. Before the lines were unwrapped, the held-out third lost up to 7
+// cases right first (Docker's records) and 16 in the top three; the dev split up to 49 (entities).
+std::string wrapped(const std::string& log, size_t form) {
+  std::string out;
+  for (size_t pos = 0; pos <= log.size();) {
+    const size_t end = std::min(log.find('\n', pos), log.size());
+    const std::string line = log.substr(pos, end - pos);
+    pos = end + 1;
+    switch (form % 7) {
+      case 0:
+        out += R"({"log":)" + nlohmann::json(line + "\n").dump() +
+               R"(,"stream":"stderr","time":"2024-05-01T12:00:00.1Z"})";
+        break;
+      case 1:
+        out += "2024-05-01T12:00:00.123456789Z stderr F " + line;
+        break;
+      case 2:
+        out += "Oct 23 10:22:21 gpu-node ollama[64294]: " + line;
+        break;
+      case 3:
+        out += "ollama-1  | " + line;
+        break;
+      case 4:
+        out += "[rank0]: " + line;
+        break;
+      case 5:
+        out += "> " + line;
+        break;
+      default:
+        for (const char c : line) {
+          static const std::map<char, std::string> kEntities = {
+              {'&', "&amp;"}, {'<', "&lt;"}, {'>', "&gt;"}, {'"', "&quot;"}, {'\'', "&#39;"}};
+          const auto entity = kEntities.find(c);
+          out += entity == kEntities.end() ? std::string(1, c) : entity->second;
+        }
+    }
+    out += "\n";
+  }
+  return out;
+}
+
+TEST(ExplainCorpus, WrappedLinesKeepTheAnswer) {
+  size_t compared = 0;
+  std::string changed;
+  for (const auto& row : cases_under_test()) {
+    if (text_of(row, "split") != "heldout" || !taxonomy().count(text_of(row, "primary"))) continue;
+    const std::string log = wrapped(text_of(row, "log"), compared++);
+    const auto plain = explain_case(row);
+    const auto causes =
+        testing::explain_with(log, std::nullopt, &reported_cases_for(row), text_of(row, "url"));
+    std::vector<std::string> before, after;
+    for (size_t i = 0; i < 3; ++i) {
+      if (i < plain.size()) before.push_back(plain[i].id);
+      if (i < causes.size()) after.push_back(causes[i].id);
+    }
+    if (before != after) changed += "  " + text_of(row, "id") + "\n";
+  }
+  std::printf("explain corpus held-out, wrapped: %zu cases compared\n", compared);
+  EXPECT_TRUE(changed.empty()) << "explained otherwise when wrapped:\n" << changed;
 }
 
 // Every real log explained with the facts of machines it does not come from, as on a build

@@ -9,6 +9,7 @@
 #include "core/gzip.hpp"
 #include "core/hostlist.hpp"
 #include "core/text.hpp"
+#include "explain/pasted_forms.hpp"
 #include "explain_support.hpp"
 #include "fleet/collect_record.hpp"
 #include "fleet/wire.hpp"
@@ -248,6 +249,30 @@ TEST(Fuzz, XidLinesOfTheKernelsLog) {
     }
     if (i % 10 == 0)
       (void)testing::explain_by_signatures(input + "\nXidCriticalError: Xid=" + input);
+  }
+}
+
+// Wrapped lines (explain/pasted_forms.hpp): every prefix, a Docker record and entities,
+// mutated; peeling never reads past the line and never grows it beyond its own bytes.
+TEST(Fuzz, WrappedLogLines) {
+  std::mt19937 rng(23);
+  const std::vector<std::string> lines = {
+      R"({"log":"[rank0]: RuntimeError: \"x\" not implemented for 'Half'\n","stream":"stderr"})",
+      "2024-05-01T12:00:00.123456789Z stderr F > Oct  3 10:22:21 host a[12]: ollama-1  | "
+      "&#39;x&#x27;",
+      "Oct 23 10:22:21 kernel: NVRM: Xid (PCI:0000:3b:00): 79 &amp; &quot;&lt;&gt;&#128512;"};
+  for (int i = 0; i < 3000; ++i) {
+    const std::string input = mutate(lines[static_cast<size_t>(i) % lines.size()], rng);
+    if (const auto message = explain::unwrapped_message(input)) {
+      // A numeric reference of up to 7 digits becomes at most 4 bytes of UTF-8.
+      EXPECT_LE(message->size(), input.size() * 4);
+    }
+    (void)explain::first_escaped_form(input);
+    // Read as explain reads (some mutations make the input one the reader refuses: an error).
+    explain::Collector collector(testing::signatures(), nullptr);
+    (void)explain::read_log_text(
+        input, [&](size_t n, std::string_view line) { return collector.on_line(n, line); },
+        [&](std::string_view text) { return collector.first_candidate(text); });
   }
 }
 
