@@ -992,12 +992,14 @@ bool Collector::on_line(size_t line_number, std::string_view written) {
       first_device_marker(line) != std::string_view::npos)
     log_facts_.device_lines.emplace_back(line.substr(0, 500));
   const std::set<size_t> hits = match(line_number, line);
+  bool joined = false;
   if (head_bytes_ < kWrappedHeadBytes) {
     match_wrapped(line_number, line, hits);
+    joined = follow_wrap(line_number, written, unwrapped.has_value(), hits);
     record_host(line_number, written);  // the journal's prefix names the host
   }
   head_bytes_ += line.size() + 1;
-  if (similar_) keep_for_similar(line);
+  if (similar_ && !joined) keep_for_similar(line);
   return true;
 }
 
@@ -1070,23 +1072,81 @@ void Collector::match_wrapped(size_t line_number, std::string_view line,
   previous_hits_ = hits;
 }
 
+namespace {
+
+// Rows of a table drawn in text (nvidia-smi's "| ... |" and "+---+") are as wide as each other
+// too, but each starts and ends with a rule; a terminal's cut falls anywhere in a message.
+bool framed(std::string_view line) {
+  const auto rule = [](char c) { return std::ispunct(static_cast<unsigned char>(c)) != 0; };
+  return !line.empty() && rule(line.front()) && rule(line.back());
+}
+bool same_frame(std::string_view a, std::string_view b) {
+  return framed(a) && framed(b);
+}
+
+}  // namespace
+
+bool Collector::follow_wrap(size_t line_number, std::string_view written, bool wrapped,
+                            const std::set<size_t>& hits) {
+  // A line with its own wrapping (a journal's or a CI runner's time) starts a line of its own.
+  const bool continues = run_.pieces > 0 && run_.last_line + 1 == line_number && !wrapped &&
+                         !written.empty() && written.size() <= run_.width &&
+                         run_.pieces < kMaxWrapPieces &&
+                         !same_frame(std::string_view(run_.text).substr(0, run_.width), written);
+  if (continues) {
+    run_.text.append(written);
+    run_.hits.insert(hits.begin(), hits.end());
+    ++run_.pieces;
+    run_.last_line = line_number;
+    if (written.size() == run_.width) return false;  // as wide as the first: it may go on
+  }
+  const bool joined = end_run();
+  run_ = {};
+  if (!continues && written.size() >= kMinWrapWidth && written.size() <= kWrappedLineBytes) {
+    run_.text = std::string(written);
+    run_.width = written.size();
+    run_.first_line = run_.last_line = line_number;
+    run_.pieces = 1;
+    run_.hits = hits;
+    run_.error_text_size = error_text_.size();
+    run_.short_text_size = short_text_.size();
+    run_.gpu_text_size = gpu_text_.size();
+    run_.text_bytes = text_bytes_;
+  }
+  return joined && continues;
+}
+
+bool Collector::end_run() {
+  if (run_.pieces < 3) return false;
+  const std::string message = message_of(run_.text);
+  match(run_.first_line, message, run_.hits);
+  if (!similar_) return true;
+  error_text_.resize(run_.error_text_size);
+  short_text_.resize(run_.short_text_size);
+  gpu_text_.resize(run_.gpu_text_size);
+  text_bytes_ = run_.text_bytes;
+  keep_for_similar(message);
+  return true;
+}
+
 std::set<size_t> Collector::match(size_t line_number, std::string_view line,
                                   const std::set<size_t>& already) {
   auto hits = signatures_.match(line);
+  // Of the signatures one line matches, the most specific (the highest weight) names the cause;
+  // the others' causes become alternatives ("No matching distribution found for
+  // jaxlib==0.4.7+cuda11" is JAX's missing Windows GPU build, not the Python version). A line
+  // joined from pieces is one line with them: what a piece matched alone counts here too.
+  double best = 0;
+  for (const auto& hit : hits) {
+    const Signature& sig = signatures_.all()[hit.signature];
+    if (!sig.fact) best = std::max(best, sig.weight);
+  }
   hits.erase(std::remove_if(hits.begin(), hits.end(),
                             [&](const auto& hit) { return already.count(hit.signature) > 0; }),
              hits.end());
   std::set<size_t> matched;
   for (const auto& hit : hits)
     matched.insert(hit.signature);
-  // Of the signatures one line matches, the most specific (the highest weight) names the cause;
-  // the others' causes become alternatives ("No matching distribution found for
-  // jaxlib==0.4.7+cuda11" is JAX's missing Windows GPU build, not the Python version).
-  double best = 0;
-  for (const auto& hit : hits) {
-    const Signature& sig = signatures_.all()[hit.signature];
-    if (!sig.fact) best = std::max(best, sig.weight);
-  }
   for (const auto& hit : hits) {
     const Signature& sig = signatures_.all()[hit.signature];
     if (sig.fact) {

@@ -178,6 +178,32 @@ class Collector {
   std::set<size_t> match(size_t line_number, std::string_view line,
                          const std::set<size_t>& already = {});
   void match_wrapped(size_t line_number, std::string_view line, const std::set<size_t>& hits);
+  // A long line a terminal or a paste broke at a fixed width (cmd.exe's console copies a line
+  // at its buffer's width): every piece but the last as long as the first. Joined as written
+  // and unwrapped (pasted_forms.hpp), it is matched again for what no piece said alone, when
+  // it has three pieces or more (two are match_wrapped's), in the head only.
+  static constexpr size_t kMinWrapWidth = 40;
+  static constexpr size_t kMaxWrapPieces = 16;
+  struct WrapRun {
+    std::string text;  // the pieces so far, joined
+    size_t width = 0;
+    size_t first_line = 0;
+    size_t last_line = 0;
+    size_t pieces = 0;
+    std::set<size_t> hits;  // what the pieces matched alone
+    // What the reported cases were to compare before its first piece: the run replaces its
+    // pieces there, joined.
+    size_t error_text_size = 0;
+    size_t short_text_size = 0;
+    size_t gpu_text_size = 0;
+    size_t text_bytes = 0;
+  };
+  WrapRun run_;
+  // Whether `written` ended a run that was joined (and is kept for the reported cases so);
+  // `wrapped` when it has a wrapping of its own (pasted_forms.hpp).
+  bool follow_wrap(size_t line_number, std::string_view written, bool wrapped,
+                   const std::set<size_t>& hits);
+  bool end_run();
   // A shell prompt's or journal line's host, in the head only: what shows whose log it is.
   void record_host(size_t line_number, std::string_view line);
   void record(Cause& cause, const Signature& sig, size_t line_number, std::string_view line,

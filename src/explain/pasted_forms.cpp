@@ -9,6 +9,7 @@ namespace gpuvet::explain {
 namespace {
 
 constexpr size_t kMaxPrefixName = 64;
+constexpr size_t npos = std::string_view::npos;
 // Wrappings inside wrappings ("> " around "[rank0]: " in a journal line) are peeled this deep.
 constexpr int kMaxPeels = 4;
 
@@ -97,17 +98,28 @@ size_t syslog_ident(std::string_view s) {
 }
 
 // The journal's (journalctl, short or short-iso, with or without the host's name) and syslog's
-// "Oct 23 10:22:21 host ollama[1234]: message".
+// "Oct 23 10:22:21 host ollama[1234]: message". Without a host, the program is the kernel or
+// has its pid: "RuntimeError: " after a time is the message's own word.
 size_t journal_prefix(std::string_view s) {
   size_t time = syslog_time_end(s);
-  if (time == std::string_view::npos) time = iso_date_time_end(s);
-  if (time == std::string_view::npos || time >= s.size() || s[time] != ' ') return 0;
+  // journalctl's short-iso writes the zone as an offset (+0800), never as a CI runner's 'Z'.
+  if (time == npos) time = iso_date_time_end(s);
+  if (time == npos || time >= s.size() || s[time] != ' ' || s[time - 1] == 'Z') return 0;
   const std::string_view rest = s.substr(time + 1);
-  if (const size_t ident = syslog_ident(rest)) return time + 1 + ident;
+  if (const size_t ident = syslog_ident(rest);
+      ident && (rest.starts_with("kernel: ") || rest.substr(0, ident).find('[') != npos)) {
+    return time + 1 + ident;
+  }
   const size_t host = rest.find(' ');
-  if (host == std::string_view::npos || host == 0 || host > kMaxPrefixName) return 0;
+  if (host == npos || host == 0 || host > kMaxPrefixName || rest[host - 1] == ':') return 0;
   const size_t ident = syslog_ident(rest.substr(host + 1));
   return ident ? time + 1 + host + 1 + ident : 0;
+}
+
+// A CI runner's time before each line (GitHub Actions: "2024-05-01T12:00:00.1234567Z ").
+size_t ci_time_prefix(std::string_view s) {
+  const size_t time = iso_date_time_end(s);
+  return time != npos && time + 1 < s.size() && s[time] == ' ' ? time + 1 : 0;
 }
 
 bool is_service_name_char(char c) {
@@ -161,8 +173,8 @@ size_t quote_prefix(std::string_view s) {
 }
 
 size_t wrapping_prefix(std::string_view s) {
-  for (const auto prefix :
-       {kubernetes_prefix, journal_prefix, compose_prefix, rank_prefix, quote_prefix}) {
+  for (const auto prefix : {kubernetes_prefix, journal_prefix, ci_time_prefix, compose_prefix,
+                            rank_prefix, quote_prefix}) {
     if (const size_t length = prefix(s)) return length;
   }
   return 0;

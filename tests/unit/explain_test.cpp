@@ -76,6 +76,46 @@ TEST(ExplainWrapped, AMessageCutOverTwoLinesIsJoined) {
   EXPECT_EQ(causes[0].evidence[0].line, 1u);
 }
 
+// A line a console broke at its width (cmd.exe copies at the buffer's width, 80 or 120) into
+// three pieces or more is read whole: the signatures, the most specific of them naming the cause
+// as on the whole line, and the reported cases.
+std::string hard_wrapped(const std::string& line, size_t width) {
+  std::string out;
+  for (size_t pos = 0; pos < line.size(); pos += width)
+    out += line.substr(pos, width) + "\n";
+  return out;
+}
+
+TEST(ExplainWrapped, ALineBrokenAtTheConsolesWidthIsJoined) {
+  const std::string message =
+      "2021-07-11 12:27:43.457800: W tensorflow/stream_executor/platform/default/dso_loader.cc:64]"
+      " Could not load dynamic library 'cudart64_110.dll'; dlerror: cudart64_110.dll not found";
+  const auto whole = explain_by_signatures(message + "\n");
+  ASSERT_FALSE(whole.empty());
+  for (const size_t width : {40u, 50u, 80u}) {
+    const std::string log = hard_wrapped(message, width);
+    const auto causes = explain_by_signatures(log);
+    ASSERT_FALSE(causes.empty()) << width;
+    EXPECT_EQ(causes[0].id, whole[0].id) << width;
+    EXPECT_EQ(causes[0].captures.at("lib"), "cudart64_110.dll") << width;
+    // The whole line, or at 80 the piece that already says it alone.
+    EXPECT_NE(message.find(causes[0].evidence.at(0).text), std::string::npos) << width;
+    if (width < 80) {
+      EXPECT_EQ(causes[0].evidence.at(0).text, message) << width;
+    }
+  }
+  // pip's line names the Windows build missing, not the Python version, pieces or not; behind a
+  // CI runner's time its message spans three pieces at 40.
+  const std::string pip =
+      "2024-05-01T12:00:00.1234567Z ERROR: Could not find a version that satisfies the "
+      "requirement triton==2.2.0 (from versions: none)";
+  for (const size_t width : {40u, 80u}) {
+    const auto causes = explain_by_signatures(hard_wrapped(pip, width));
+    ASSERT_FALSE(causes.empty()) << width;
+    EXPECT_EQ(causes[0].id, "framework.windows_native_gpu_unsupported") << width;
+  }
+}
+
 // Only the head of a log is joined: a big log keeps its fast path after it.
 TEST(ExplainWrapped, OnlyTheHeadIsJoined) {
   const std::string filler(200 * 1024, 'x');

@@ -29,6 +29,8 @@ TEST(PastedForms, EachWrappingIsPeeledToItsMessage) {
            "ollama-1  | " + message,
            "web_1     | " + message,
            "open-webui  | " + message,
+           // A CI runner's time (GitHub Actions).
+           "2024-05-01T12:00:00.1234567Z " + message,
            // torchrun.
            "[rank0]: " + message,
            "[default12]:" + message,
@@ -85,6 +87,17 @@ TEST(PastedForms, NearMissesAreLeftAsWritten) {
        }) {
     EXPECT_FALSE(unwrapped_message(line).has_value()) << line;
   }
+}
+
+// After a CI runner's time the message keeps its own first word ("RuntimeError: "), which a
+// journal's program name would otherwise be taken for.
+TEST(PastedForms, ACiRunnersTimeKeepsTheMessagesWords) {
+  EXPECT_EQ(message_of("2024-05-01T12:00:00.1234567Z RuntimeError: CUDA error: out of memory"),
+            "RuntimeError: CUDA error: out of memory");
+  EXPECT_EQ(message_of("2024-05-01T12:00:00Z ImportError libcudart: cannot open"),
+            "ImportError libcudart: cannot open");
+  EXPECT_EQ(message_of("2025-10-23T10:22:21+0800 RuntimeError: CUDA error: out of memory"),
+            "RuntimeError: CUDA error: out of memory");
 }
 
 TEST(PastedForms, ReferencesDecodeToUtf8) {
