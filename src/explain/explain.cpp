@@ -916,11 +916,7 @@ bool same_platform(const std::string& log_platform, const std::string& machine_p
 size_t Collector::first_candidate(std::string_view text) const {
   // Every line of the head, so that a message wrapped over two of them can be joined.
   if (head_bytes_ < kWrappedHeadBytes) return 0;
-  // A line whose message is escaped may hide a signature's quote or backslash: it is read too.
-  const size_t literal = signatures_.first_candidate(text);
-  const size_t signature = std::min(
-      literal,
-      first_escaped_form(literal == std::string_view::npos ? text : text.substr(0, literal)));
+  const size_t signature = signatures_.first_candidate(text);
   if (log_facts_.device_lines.size() >= kMaxDeviceLines) return signature;
   // Only up to the signature's candidate (and a marker that starts before it): the reader asks
   // again after it, and a search to the end of the chunk on every call would read each chunk
@@ -994,8 +990,9 @@ bool Collector::on_line(size_t line_number, std::string_view written) {
   const std::set<size_t> hits = match(line_number, line);
   bool joined = false;
   if (head_bytes_ < kWrappedHeadBytes) {
-    match_wrapped(line_number, line, hits);
-    joined = follow_wrap(line_number, written, unwrapped.has_value(), hits);
+    std::set<size_t> said = match_wrapped(line_number, line, hits);
+    said.insert(hits.begin(), hits.end());
+    joined = follow_wrap(line_number, written, unwrapped.has_value(), said);
     record_host(line_number, written);  // the journal's prefix names the host
   }
   head_bytes_ += line.size() + 1;
@@ -1053,8 +1050,9 @@ void Collector::add_similar(std::vector<Cause>& causes) const {
   }
 }
 
-void Collector::match_wrapped(size_t line_number, std::string_view line,
-                              const std::set<size_t>& hits) {
+std::set<size_t> Collector::match_wrapped(size_t line_number, std::string_view line,
+                                          const std::set<size_t>& hits) {
+  std::set<size_t> joined;
   const std::string_view second = text::trim(line);
   if (!previous_.empty() && previous_number_ + 1 == line_number && !second.empty() &&
       line.size() <= kWrappedLineBytes) {
@@ -1062,14 +1060,16 @@ void Collector::match_wrapped(size_t line_number, std::string_view line,
     // ("find \n registered") or inside a word ("CuD \n NN library").
     std::set<size_t> already = previous_hits_;
     already.insert(hits.begin(), hits.end());
-    const auto spaced = match(previous_number_, previous_ + " " + std::string(second), already);
-    already.insert(spaced.begin(), spaced.end());
-    match(previous_number_, previous_ + std::string(second), already);
+    joined = match(previous_number_, previous_ + " " + std::string(second), already);
+    already.insert(joined.begin(), joined.end());
+    const auto unspaced = match(previous_number_, previous_ + std::string(second), already);
+    joined.insert(unspaced.begin(), unspaced.end());
   }
   previous_.clear();
   if (line.size() <= kWrappedLineBytes) previous_ = std::string(text::trim(line));
   previous_number_ = line_number;
   previous_hits_ = hits;
+  return joined;
 }
 
 namespace {
@@ -1098,11 +1098,21 @@ bool Collector::follow_wrap(size_t line_number, std::string_view written, bool w
     run_.hits.insert(hits.begin(), hits.end());
     ++run_.pieces;
     run_.last_line = line_number;
-    if (written.size() == run_.width) return false;  // as wide as the first: it may go on
+    // As wide as the first, it may go on; what the pieces say so far is matched now, so a run
+    // at the end of the log or of its head is not lost.
+    if (written.size() == run_.width) {
+      if (run_.pieces >= 3) {
+        const auto said = match(run_.first_line, message_of(run_.text), run_.hits);
+        run_.hits.insert(said.begin(), said.end());
+      }
+      return false;
+    }
   }
   const bool joined = end_run();
   run_ = {};
-  if (!continues && written.size() >= kMinWrapWidth && written.size() <= kWrappedLineBytes) {
+  const bool console_width = std::find(kConsoleWidths.begin(), kConsoleWidths.end(),
+                                       written.size()) != kConsoleWidths.end();
+  if (!continues && console_width) {
     run_.text = std::string(written);
     run_.width = written.size();
     run_.first_line = run_.last_line = line_number;

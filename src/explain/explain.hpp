@@ -1,6 +1,7 @@
 #pragma once
 // `gpuvet explain`: from an error message or a whole log to the causes, ranked, interpreted with
 // the knowledge base, and confirmed or ruled out by this machine's facts.
+#include <array>
 #include <map>
 #include <optional>
 #include <set>
@@ -177,13 +178,16 @@ class Collector {
   // signatures it matched.
   std::set<size_t> match(size_t line_number, std::string_view line,
                          const std::set<size_t>& already = {});
-  void match_wrapped(size_t line_number, std::string_view line, const std::set<size_t>& hits);
-  // A long line a terminal or a paste broke at a fixed width (cmd.exe's console copies a line
-  // at its buffer's width): every piece but the last as long as the first. Joined as written
-  // and unwrapped (pasted_forms.hpp), it is matched again for what no piece said alone, when
-  // it has three pieces or more (two are match_wrapped's), in the head only.
-  static constexpr size_t kMinWrapWidth = 40;
+  std::set<size_t> match_wrapped(size_t line_number, std::string_view line,
+                                 const std::set<size_t>& hits);
+  // A long line a console broke at its width (cmd.exe's copy breaks lines at its buffer's
+  // width: 80, or 120 since Windows 10): every piece but the last that wide. Joined as written
+  // and unwrapped (pasted_forms.hpp), it is matched again for what no piece or pair of pieces
+  // said alone, when it has three pieces or more (two are match_wrapped's), in the head only;
+  // the reported cases compare it instead of its pieces. Lines of other widths are left alone:
+  // equally long lines of a log (its own format, a line repeated) are no pieces of one.
   static constexpr size_t kMaxWrapPieces = 16;
+  static constexpr std::array<size_t, 2> kConsoleWidths = {80, 120};
   struct WrapRun {
     std::string text;  // the pieces so far, joined
     size_t width = 0;
@@ -199,8 +203,8 @@ class Collector {
     size_t text_bytes = 0;
   };
   WrapRun run_;
-  // Whether `written` ended a run that was joined (and is kept for the reported cases so);
-  // `wrapped` when it has a wrapping of its own (pasted_forms.hpp).
+  // Whether `written` was the last piece of a run that was joined (and is kept for the reported
+  // cases in it); `wrapped` when it has a wrapping of its own (pasted_forms.hpp).
   bool follow_wrap(size_t line_number, std::string_view written, bool wrapped,
                    const std::set<size_t>& hits);
   bool end_run();

@@ -11,6 +11,7 @@
 #include "core/c_file.hpp"
 #include "core/legacy_text.hpp"
 #include "core/text.hpp"
+#include "explain/pasted_forms.hpp"
 #include "kb/messages.hpp"
 
 namespace gpuvet::explain {
@@ -109,9 +110,9 @@ void LogReader::count_skipped(std::string_view lines) {
   }
 }
 
-// Over the complete lines from pos: counts the lines without a candidate or an escape sequence,
-// delivers the others; returns where the last, unfinished line starts. A candidate or escape
-// found beyond the delivered line is kept, so no byte is searched twice.
+// Over the complete lines from pos: counts the lines without a candidate, an escape sequence or
+// an escaped message, delivers the others; returns where the last, unfinished line starts. A
+// candidate or escape found beyond the delivered line is kept, so no byte is searched twice.
 size_t LogReader::skip_to_candidates(std::string_view bytes, size_t pos) {
   constexpr size_t npos = std::string_view::npos;
   const size_t last_newline = bytes.rfind('\n');
@@ -119,6 +120,7 @@ size_t LogReader::skip_to_candidates(std::string_view bytes, size_t pos) {
   const size_t end = last_newline + 1;
   size_t candidate = npos;  // absolute offsets; npos until searched
   size_t escape = npos;
+  size_t escaped = npos;
   while (pos < end && !stopped_) {
     const std::string_view rest = bytes.substr(pos, end - pos);
     if (candidate == npos || candidate < pos) {
@@ -129,7 +131,13 @@ size_t LogReader::skip_to_candidates(std::string_view bytes, size_t pos) {
       const void* esc = std::memchr(rest.data(), '\x1b', rest.size());
       escape = esc ? static_cast<size_t>(static_cast<const char*>(esc) - bytes.data()) : end;
     }
-    const size_t next = std::min(candidate, escape);
+    // A message escaped by what carried it (pasted_forms.hpp) may hide a literal's quote or
+    // backslash: such a line is delivered too.
+    if (escaped == npos || escaped < pos) {
+      const size_t at = first_escaped_form(rest);
+      escaped = at == npos ? end : pos + at;
+    }
+    const size_t next = std::min({candidate, escape, escaped});
     if (next >= end) {
       count_skipped(rest);
       return end;

@@ -1,8 +1,11 @@
 #include "explain/pasted_forms.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <nlohmann/json.hpp>
+
+#include "core/text.hpp"
 
 namespace gpuvet::explain {
 
@@ -122,9 +125,9 @@ size_t ci_time_prefix(std::string_view s) {
   return time != npos && time + 1 < s.size() && s[time] == ' ' ? time + 1 : 0;
 }
 
+// Compose names containers in lower case; loguru's "ERROR    | " is a level, not a container.
 bool is_service_name_char(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || is_digit(c) || c == '_' || c == '-' ||
-         c == '.';
+  return (c >= 'a' && c <= 'z') || is_digit(c) || c == '_' || c == '-' || c == '.';
 }
 
 // A container's name as compose makes it: the service's and a replica's number ("ollama-1",
@@ -195,24 +198,6 @@ std::optional<std::string> docker_record_message(std::string_view s) {
   return message;
 }
 
-void append_utf8(std::uint32_t code, std::string& out) {
-  if (code < 0x80) {
-    out.push_back(static_cast<char>(code));
-  } else if (code < 0x800) {
-    out.push_back(static_cast<char>(0xC0 | (code >> 6)));
-    out.push_back(static_cast<char>(0x80 | (code & 0x3F)));
-  } else if (code < 0x10000) {
-    out.push_back(static_cast<char>(0xE0 | (code >> 12)));
-    out.push_back(static_cast<char>(0x80 | ((code >> 6) & 0x3F)));
-    out.push_back(static_cast<char>(0x80 | (code & 0x3F)));
-  } else {
-    out.push_back(static_cast<char>(0xF0 | (code >> 18)));
-    out.push_back(static_cast<char>(0x80 | ((code >> 12) & 0x3F)));
-    out.push_back(static_cast<char>(0x80 | ((code >> 6) & 0x3F)));
-    out.push_back(static_cast<char>(0x80 | (code & 0x3F)));
-  }
-}
-
 // "&#39;", "&#x27;": the code point and the reference's length, or a length of 0.
 std::pair<std::uint32_t, size_t> numeric_reference(std::string_view s) {
   if (!s.starts_with("&#")) return {0, 0};
@@ -235,8 +220,13 @@ std::pair<std::uint32_t, size_t> numeric_reference(std::string_view s) {
     code = code * (hex ? 16 : 10) + digit;
   }
   if (pos == first || pos >= s.size() || s[pos] != ';') return {0, 0};
-  // NUL, surrogates and what Unicode does not have are no text.
-  if (code == 0 || (code >= 0xD800 && code <= 0xDFFF) || code > 0x10FFFF) return {0, 0};
+  // A line break or a tab inside a line is a space; other control characters (ESC would bring
+  // back a colour code), surrogates and what Unicode does not have are no text.
+  if (code == '\n' || code == '\r' || code == '\t') code = ' ';
+  if (code < 0x20 || (code >= 0x7F && code < 0xA0) || (code >= 0xD800 && code <= 0xDFFF) ||
+      code > 0x10FFFF) {
+    return {0, 0};
+  }
   return {code, pos + 1};
 }
 
@@ -277,7 +267,7 @@ std::optional<std::string> decode_html(std::string_view s) {
     }
     if (named) continue;
     if (const auto [code, length] = numeric_reference(rest); length) {
-      append_utf8(code, out);
+      text::append_utf8(out, code);
       pos += length;
       continue;
     }
@@ -290,7 +280,8 @@ std::optional<std::string> decode_html(std::string_view s) {
 }  // namespace
 
 std::optional<std::string> unwrapped_message(std::string_view line) {
-  std::optional<std::string> message;
+  // A web page's entities first: "&gt; " is a quoted reply's "> ".
+  std::optional<std::string> message = decode_html(line);
   for (int peel = 0; peel < kMaxPeels; ++peel) {
     const std::string_view current = message ? std::string_view(*message) : line;
     if (const size_t prefix = wrapping_prefix(current)) {
@@ -301,8 +292,6 @@ std::optional<std::string> unwrapped_message(std::string_view line) {
       break;
     }
   }
-  if (auto decoded = decode_html(message ? std::string_view(*message) : line))
-    message = std::move(decoded);
   return message;
 }
 
@@ -311,8 +300,26 @@ std::string message_of(std::string_view line) {
   return message ? std::move(*message) : std::string(line);
 }
 
+namespace {
+
+// A Docker record whose message holds an escape ("\"", "\\", "\u0027") besides its line's end.
+size_t first_escaped_record(std::string_view text) {
+  for (size_t at = text.find(kDockerRecord); at != npos; at = text.find(kDockerRecord, at + 1)) {
+    const size_t line_end = std::min(text.find('\n', at), text.size());
+    const std::string_view record = text.substr(at, line_end - at);
+    for (size_t slash = record.find('\\'); slash != npos && slash + 1 < record.size();
+         slash = record.find('\\', slash + 2)) {
+      const char escaped = record[slash + 1];
+      if (escaped == '"' || escaped == '\\' || escaped == 'u' || escaped == 't') return at;
+    }
+  }
+  return npos;
+}
+
+}  // namespace
+
 size_t first_escaped_form(std::string_view text) {
-  size_t found = text.find(kDockerRecord);
+  size_t found = first_escaped_record(text);
   for (size_t amp = text.find('&'); amp < found; amp = text.find('&', amp + 1)) {
     if (reference_length(text.substr(amp))) {
       found = amp;

@@ -71,6 +71,8 @@ TEST(PastedForms, NearMissesAreLeftAsWritten) {
            "|",
            // A bar without compose's padding, and one with nothing after it.
            "epoch 1 | loss 0.25",
+           // loguru's level.
+           "ERROR    | __main__:main:5 - CUDA error",
            "ollama-1  | ",
            // Not a rank, not a month.
            "[rankX]: x",
@@ -100,6 +102,13 @@ TEST(PastedForms, ACiRunnersTimeKeepsTheMessagesWords) {
             "RuntimeError: CUDA error: out of memory");
 }
 
+TEST(PastedForms, EntitiesAreDecodedBeforeTheWrappingIsPeeled) {
+  EXPECT_EQ(message_of("&gt; RuntimeError: x"), "RuntimeError: x");
+  // A line break inside a line is a space; ESC and other control characters stay references.
+  EXPECT_EQ(message_of("a&#10;b&#13;c&#9;d"), "a b c d");
+  EXPECT_FALSE(unwrapped_message("a&#27;[31mb &#0; &#127; &#150;").has_value());
+}
+
 TEST(PastedForms, ReferencesDecodeToUtf8) {
   EXPECT_EQ(message_of("&#20013;&#x6587; &#128512;"), "\xE4\xB8\xAD\xE6\x96\x87 \xF0\x9F\x98\x80");
   EXPECT_EQ(message_of("a&nbsp;b &amp;quot;"), "a b &quot;");
@@ -108,29 +117,45 @@ TEST(PastedForms, ReferencesDecodeToUtf8) {
 TEST(PastedForms, EscapedFormsAreFoundForTheFastPath) {
   EXPECT_EQ(first_escaped_form("plain line\nno escapes && here\n"), std::string_view::npos);
   EXPECT_EQ(first_escaped_form("ab &quot;x&quot;"), 3u);
-  EXPECT_EQ(first_escaped_form("line\n{\"log\":\"x\\n\"}"), 5u);
+  EXPECT_EQ(first_escaped_form("line\n{\"log\":\"\\\"x\\n\"}"), 5u);
   EXPECT_EQ(first_escaped_form("a & b &#39;"), 6u);
 }
 
 // Far into a long log, past the lines read whole, a message whose signature's literal holds a
-// quote is found inside a web page's entities and inside a Docker record: the reader's fast path
-// delivers such lines though the literal is not in them as written.
+// quote is found inside a web page's entities and inside a Docker record (where JSON escapes the
+// quotes): the reader's fast path delivers such lines though the literal is not in them as
+// written.
 TEST(PastedForms, ExplainFindsEscapedMessagesFarIntoALog) {
   std::string filler;
   while (filler.size() < 256 * 1024)
     filler += "epoch 1 step 100 loss 0.25 lr 0.001\n";
-  for (const std::string& line : {
-           std::string(
-               "RuntimeError: &quot;slow_conv2d_cpu&quot; not implemented for &#39;Half&#39;"),
-           std::string(R"({"log":"RuntimeError: \"slow_conv2d_cpu\" not implemented for 'Half'\n",)"
-                       R"("stream":"stderr"})"),
-       }) {
+  const std::string message =
+      "cuda_topk_softmax.cuh(46): error: namespace \"cub\" has no member \"Sum\"";
+  for (
+      const std::string& line : {
+          std::string("cuda_topk_softmax.cuh(46): error: namespace &quot;cub&quot; has no member "
+                      "&quot;Sum&quot;"),
+          std::string(
+              R"({"log":"cuda_topk_softmax.cuh(46): error: namespace \"cub\" has no member \"Sum\"\n",)"
+              R"("stream":"stderr"})"),
+      }) {
     const auto causes = testing::explain_by_signatures(filler + line + "\n" + filler);
     ASSERT_FALSE(causes.empty()) << line;
-    EXPECT_EQ(causes.front().id, "device.fp16_unsupported") << line;
+    EXPECT_EQ(causes.front().id, "cuda.toolkit_removed_api") << line;
     ASSERT_FALSE(causes.front().evidence.empty());
-    EXPECT_EQ(causes.front().evidence.front().text, kMessage);
+    EXPECT_EQ(causes.front().evidence.front().text, message);
   }
+}
+
+// Docker's records are delivered only where their message holds an escape: the others hold any
+// literal as written.
+TEST(PastedForms, OnlyEscapedDockerRecordsAreEscapedForms) {
+  EXPECT_EQ(first_escaped_form(R"({"log":"plain text\n","stream":"stderr"})"),
+            std::string_view::npos);
+  EXPECT_EQ(first_escaped_form(R"({"log":"a \"quoted\" word\n"})"), 0u);
+  EXPECT_EQ(first_escaped_form("x\n"
+                               R"({"log":"C:\\Users\n"})"),
+            2u);
 }
 
 }  // namespace
