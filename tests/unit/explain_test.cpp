@@ -88,8 +88,9 @@ std::string hard_wrapped(const std::string& line, size_t width) {
 
 TEST(ExplainWrapped, ALineBrokenAtTheConsolesWidthIsJoined) {
   // Behind a CI runner's time and a build step's prefix, pip's message for the missing Windows
-  // CUDA jaxlib is cut in three at 80: its specific words in the first two pieces, the generic
-  // "No matching distribution" in none; the whole line names the Windows build.
+  // CUDA jaxlib cut at 80 and at 120: of the signatures the joined pieces match, the most
+  // specific (the Windows build, not pip's generic "Could not find a version") names the cause,
+  // as on the whole line. Its words lie in two neighbouring pieces (for three, see below).
   const std::string pip =
       "2024-05-01T12:00:00.1234567Z #6 3.235 ERROR: Could not find a version that satisfies "
       "the requirement jaxlib==0.4.7+cuda11.cudnn86 (from versions: 0.4.13, 0.4.14, 0.4.16, "
@@ -104,6 +105,27 @@ TEST(ExplainWrapped, ALineBrokenAtTheConsolesWidthIsJoined) {
   }
   // Cut at another width, or at the end of the log with its last piece as wide as the rest.
   EXPECT_EQ(explain_by_signatures(hard_wrapped(pip.substr(0, 240), 80)).at(0).id, whole[0].id);
+}
+
+// What names the cause lies in the first and the third of the pieces: only the whole line,
+// joined from all three, says it. cuBLAS's status is in the first 80 bytes, the bfloat16 type
+// its call was given from byte 156 on (corpus case V007, a Volta GPU). Read by pairs of pieces
+// the line is only an unsupported cuBLAS call.
+TEST(ExplainWrapped, AMessageSpreadOverThreePiecesIsJoined) {
+  const std::string cublas =
+      "RuntimeError: CUDA error: CUBLAS_STATUS_NOT_SUPPORTED when calling "
+      "`cublasGemmStridedBatchedEx(handle, opa, opb, (int)m, (int)n, (int)k, (void*)&falpha, a, "
+      "CUDA_R_16BF, (int)lda, stridea, b, CUDA_R_16BF, (int)ldb, strideb, (void*)&fbeta, c, "
+      "CUDA_R_16BF, (int)ldc, stridec, (int)num_batches, compute_type, "
+      "CUBLAS_GEMM_DEFAULT_TENSOR_OP)`";
+  // The type starts in the second piece and ends in the third.
+  ASSERT_EQ(cublas.find("CUDA_R_16BF") / 80, 1u);
+  const auto whole = explain_by_signatures(cublas + "\n");
+  ASSERT_FALSE(whole.empty());
+  EXPECT_EQ(whole[0].id, "device.bf16_unsupported");
+  const auto cut = explain_by_signatures(hard_wrapped(cublas, 80) + "(venv) $\n");
+  ASSERT_FALSE(cut.empty());
+  EXPECT_EQ(cut[0].id, whole[0].id);
 }
 
 // The reported cases compare the joined line: a word cut across two pieces is that word, not
