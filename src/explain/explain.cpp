@@ -990,7 +990,7 @@ bool Collector::on_line(size_t line_number, std::string_view written) {
   const std::set<size_t> hits = match(line_number, line);
   bool joined = false;
   if (head_bytes_ < kWrappedHeadBytes) {
-    std::set<size_t> said = match_wrapped(line_number, line, hits);
+    std::set<size_t> said = match_wrapped(line_number, line, written.size(), hits);
     said.insert(hits.begin(), hits.end());
     joined = follow_wrap(line_number, written, unwrapped.has_value(), said);
     record_host(line_number, written);  // the journal's prefix names the host
@@ -1051,7 +1051,7 @@ void Collector::add_similar(std::vector<Cause>& causes) const {
 }
 
 std::set<size_t> Collector::match_wrapped(size_t line_number, std::string_view line,
-                                          const std::set<size_t>& hits) {
+                                          size_t written_width, const std::set<size_t>& hits) {
   std::set<size_t> joined;
   const std::string_view second = text::trim(line);
   if (!previous_.empty() && previous_number_ + 1 == line_number && !second.empty() &&
@@ -1060,15 +1060,20 @@ std::set<size_t> Collector::match_wrapped(size_t line_number, std::string_view l
     // ("find \n registered") or inside a word ("CuD \n NN library").
     std::set<size_t> already = previous_hits_;
     already.insert(hits.begin(), hits.end());
+    const std::string unspaced = previous_ + std::string(second);
     joined = match(previous_number_, previous_ + " " + std::string(second), already);
     already.insert(joined.begin(), joined.end());
-    const auto unspaced = match(previous_number_, previous_ + std::string(second), already);
-    joined.insert(unspaced.begin(), unspaced.end());
+    const auto more = match(previous_number_, unspaced, already);
+    joined.insert(more.begin(), more.end());
+    already.insert(more.begin(), more.end());
+    if (previous_console_cut_)
+      complete_cut_captures(unspaced, already, previous_number_, line_number);
   }
   previous_.clear();
   if (line.size() <= kWrappedLineBytes) previous_ = std::string(text::trim(line));
   previous_number_ = line_number;
   previous_hits_ = hits;
+  previous_console_cut_ = written_width == line.size() && is_console_width(line.size());
   return joined;
 }
 
@@ -1110,9 +1115,7 @@ bool Collector::follow_wrap(size_t line_number, std::string_view written, bool w
   }
   const bool joined = end_run();
   run_ = {};
-  const bool console_width = std::find(kConsoleWidths.begin(), kConsoleWidths.end(),
-                                       written.size()) != kConsoleWidths.end();
-  if (!continues && console_width) {
+  if (!continues && is_console_width(written.size())) {
     run_.text = std::string(written);
     run_.width = written.size();
     run_.first_line = run_.last_line = line_number;
@@ -1130,6 +1133,7 @@ bool Collector::end_run() {
   if (run_.pieces < 3) return false;
   const std::string message = message_of(run_.text);
   match(run_.first_line, message, run_.hits);
+  complete_cut_captures(message, run_.hits, run_.first_line, run_.last_line);
   if (!similar_) return true;
   error_text_.resize(run_.error_text_size);
   short_text_.resize(run_.short_text_size);
@@ -1137,6 +1141,34 @@ bool Collector::end_run() {
   text_bytes_ = run_.text_bytes;
   keep_for_similar(message);
   return true;
+}
+
+// A piece or a pair of pieces matched a signature whose capture the console's cut shortened
+// ("jaxlib==0.4.7+cuda11.cu"): the whole line, matched again, completes it. Only a capture the
+// whole line's one begins with is a shortened one, and only in a cause these pieces showed.
+void Collector::complete_cut_captures(const std::string& message, const std::set<size_t>& hits,
+                                      size_t first_line, size_t last_line) {
+  for (const auto& hit : signatures_.match(message)) {
+    const Signature& sig = signatures_.all()[hit.signature];
+    if (sig.fact || !hits.count(hit.signature)) continue;
+    const auto found = by_cause_.find(sig.cause);
+    if (found == by_cause_.end()) continue;
+    Cause& cause = found->second;
+    const bool shown_here =
+        std::any_of(cause.evidence.begin(), cause.evidence.end(),
+                    [&](const Evidence& e) { return e.line >= first_line && e.line <= last_line; });
+    if (!shown_here) continue;
+    for (auto& [name, whole] : captures_by_name(hit.captures)) {
+      const auto kept = cause.captures.find(name);
+      if (kept == cause.captures.end() || kept->second.size() >= whole.size() ||
+          !whole.starts_with(kept->second)) {
+        continue;
+      }
+      kept->second = whole;
+      if (name == "lib" && kLibraryMissing.contains(sig.cause))
+        cause.unloaded_library = unloaded_library(cause.id, whole);
+    }
+  }
 }
 
 std::set<size_t> Collector::match(size_t line_number, std::string_view line,

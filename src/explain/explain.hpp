@@ -1,6 +1,7 @@
 #pragma once
 // `gpuvet explain`: from an error message or a whole log to the causes, ranked, interpreted with
 // the knowledge base, and confirmed or ruled out by this machine's facts.
+#include <algorithm>
 #include <array>
 #include <map>
 #include <optional>
@@ -178,8 +179,10 @@ class Collector {
   // signatures it matched.
   std::set<size_t> match(size_t line_number, std::string_view line,
                          const std::set<size_t>& already = {});
-  std::set<size_t> match_wrapped(size_t line_number, std::string_view line,
+  // `written_width`: the line's size as written, before its wrapping was peeled.
+  std::set<size_t> match_wrapped(size_t line_number, std::string_view line, size_t written_width,
                                  const std::set<size_t>& hits);
+  bool previous_console_cut_ = false;  // whether the last line was as wide as a console
   // A long line a console broke at its width (cmd.exe's copy breaks lines at its buffer's
   // width: 80, or 120 since Windows 10): every piece but the last that wide. Joined as written
   // and unwrapped (pasted_forms.hpp), it is matched again for what no piece or pair of pieces
@@ -188,6 +191,9 @@ class Collector {
   // equally long lines of a log (its own format, a line repeated) are no pieces of one.
   static constexpr size_t kMaxWrapPieces = 16;
   static constexpr std::array<size_t, 2> kConsoleWidths = {80, 120};
+  static bool is_console_width(size_t width) {
+    return std::find(kConsoleWidths.begin(), kConsoleWidths.end(), width) != kConsoleWidths.end();
+  }
   struct WrapRun {
     std::string text;  // the pieces so far, joined
     size_t width = 0;
@@ -208,6 +214,10 @@ class Collector {
   bool follow_wrap(size_t line_number, std::string_view written, bool wrapped,
                    const std::set<size_t>& hits);
   bool end_run();
+  // Lengthens the captures of `hits`' causes shown in lines first_line to last_line that
+  // `message`, those lines joined, has longer.
+  void complete_cut_captures(const std::string& message, const std::set<size_t>& hits,
+                             size_t first_line, size_t last_line);
   // A shell prompt's or journal line's host, in the head only: what shows whose log it is.
   void record_host(size_t line_number, std::string_view line);
   void record(Cause& cause, const Signature& sig, size_t line_number, std::string_view line,

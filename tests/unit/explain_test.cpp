@@ -128,6 +128,25 @@ TEST(ExplainWrapped, AMessageSpreadOverThreePiecesIsJoined) {
   EXPECT_EQ(cut[0].id, whole[0].id);
 }
 
+// A console's cut inside a name: what the explanation quotes is the whole name, whether the
+// line was cut in two (the pieces joined without a space first) or in more.
+TEST(ExplainWrapped, ANameTheConsoleCutIsCapturedWhole) {
+  const std::string pip = "ERROR: No matching distribution found for jaxlib==0.4.7+cuda11.cudnn86";
+  const std::string filler = " (from the requirements in requirements.txt, line 4; see the log)";
+  // Cut after "+cuda" (the first piece alone matches, shortened) and inside "cudnn86".
+  for (const std::string cut_after : {"+cuda", "+cuda11.cud"}) {
+    const size_t end = pip.find(cut_after) + cut_after.size();
+    const std::string line = std::string(80 - end - 1, '.') + " " + pip;
+    ASSERT_EQ(line.substr(0, 80).substr(80 - cut_after.size()), cut_after);
+    for (const std::string& log : {line, line + filler + filler}) {
+      const auto causes = explain_by_signatures(hard_wrapped(log, 80) + "$\n");
+      ASSERT_FALSE(causes.empty()) << log;
+      EXPECT_EQ(causes[0].id, "framework.windows_native_gpu_unsupported") << log;
+      EXPECT_EQ(causes[0].captures.at("package"), "jaxlib==0.4.7+cuda11.cudnn86") << log;
+    }
+  }
+}
+
 // The reported cases compare the joined line: a word cut across two pieces is that word, not
 // its halves (which the second case here holds).
 TEST(ExplainWrapped, TheReportedCasesCompareTheJoinedLine) {
