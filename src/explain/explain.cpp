@@ -1130,10 +1130,19 @@ bool Collector::follow_wrap(size_t line_number, std::string_view written, bool w
 }
 
 bool Collector::end_run() {
-  if (run_.pieces < 3) return false;
+  // Two pieces were matched as a pair (match_wrapped); the reported cases compare them whole
+  // where the cut fell inside a word, which halves would miss. Not a word's end before a
+  // capital: PyTorch's own message breaks "…used to compile" and "PyTorch (11.7)" at 80.
+  const auto byte = [&](size_t at) { return static_cast<unsigned char>(run_.text[at]); };
+  const bool cut_word = run_.pieces == 2 && std::isalnum(byte(run_.width - 1)) &&
+                        std::isalnum(byte(run_.width)) &&
+                        !(std::islower(byte(run_.width - 1)) && std::isupper(byte(run_.width)));
+  if (run_.pieces < 3 && !cut_word) return false;
   const std::string message = message_of(run_.text);
-  match(run_.first_line, message, run_.hits);
-  complete_cut_captures(message, run_.hits, run_.first_line, run_.last_line);
+  if (run_.pieces >= 3) {
+    match(run_.first_line, message, run_.hits);
+    complete_cut_captures(message, run_.hits, run_.first_line, run_.last_line);
+  }
   if (!similar_) return true;
   error_text_.resize(run_.error_text_size);
   short_text_.resize(run_.short_text_size);

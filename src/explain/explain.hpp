@@ -187,8 +187,9 @@ class Collector {
   // width: 80, or 120 since Windows 10): every piece but the last that wide. Joined as written
   // and unwrapped (pasted_forms.hpp), it is matched again for what no piece or pair of pieces
   // said alone, when it has three pieces or more (two are match_wrapped's), in the head only;
-  // the reported cases compare it instead of its pieces. Lines of other widths are left alone:
-  // equally long lines of a log (its own format, a line repeated) are no pieces of one.
+  // the reported cases compare it instead of its pieces (two pieces too, when cut in a word). Lines
+  // of other widths are left alone: equally long lines of a log (its own format, a line repeated)
+  // are no pieces of one.
   static constexpr size_t kMaxWrapPieces = 16;
   static constexpr std::array<size_t, 2> kConsoleWidths = {80, 120};
   static bool is_console_width(size_t width) {

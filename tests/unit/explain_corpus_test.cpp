@@ -729,9 +729,11 @@ TEST(ExplainCorpus, WrappedLinesKeepTheAnswer) {
 
 // A console that breaks long lines at its width (cmd.exe copies at its buffer's width): each
 // held-out case with its lines cut every 80 bytes. Pieces of three or more are read joined
-// (Collector::follow_wrap); a line cut in two is read by its halves and the pair joined for the
-// signatures only. Before the joining of pieces (2026-12-07): 860/1023 right first and in the top
-// three (plain 875/1032).
+// (Collector::follow_wrap); a line cut in two is matched by the signatures as a pair, and the
+// reported cases compare it joined where the cut fell inside a word. Before the joining of
+// pieces (2026-12-07): 860/1023 right first and in the top three (plain 875/1032); with three
+// pieces or more joined, 871/1026; with two pieces cut inside a word too, 875/1033 (the dev
+// split, cut alike: 1914/2205 before, 1915/2207 after, plain 1928/2215).
 TEST(ExplainCorpus, LinesCutAtAConsolesWidthKeepMostAnswers) {
   Score cut;
   for (const auto& row : cases_under_test()) {
@@ -751,8 +753,8 @@ TEST(ExplainCorpus, LinesCutAtAConsolesWidthKeepMostAnswers) {
   std::printf("explain corpus held-out, lines cut at 80: top-1 %zu, top-3 %zu of %zu\n", cut.top1,
               cut.top3, cut.total);
   if (!testing::kEveryInput) return;
-  EXPECT_GE(cut.top1, 871u);
-  EXPECT_GE(cut.top3, 1026u);
+  EXPECT_GE(cut.top1, 875u);
+  EXPECT_GE(cut.top3, 1033u);
 }
 
 // Every real log explained with the facts of machines it does not come from, as on a build

@@ -170,8 +170,16 @@ TEST(ExplainWrapped, TheReportedCasesCompareTheJoinedLine) {
   };
   EXPECT_EQ(first_similar(line + "\n"), "cudnn.missing");
   EXPECT_EQ(first_similar(hard_wrapped(line, 80)), "cudnn.missing");
+  // Cut in two inside the word, then the prompt.
+  EXPECT_EQ(first_similar(hard_wrapped(line.substr(0, 150), 80) + "$\n"), "cudnn.missing");
   // Not at a console's width: its pieces are compared.
   EXPECT_EQ(first_similar(hard_wrapped(line.substr(3), 77)), "other");
+  // Two pieces that meet at a lower-case end and a capital ("compile" and "PyTorch") are lines
+  // of their own.
+  const std::string first_piece = "error: " + std::string(63, '.') + "gpukernelz";
+  ASSERT_EQ(first_piece.size(), 80u);
+  EXPECT_EQ(first_similar(first_piece + "\nephyrlib failed\n"), "cudnn.missing");
+  EXPECT_EQ(first_similar(first_piece + "\nEphyrlib failed\n"), "other");
 }
 
 // Only the head of a log is joined: a big log keeps its fast path after it.
