@@ -566,7 +566,12 @@ TEST(ExplainCorpus, AccuracyOnDevAndHeldOut) {
   // and both in the top three): dev 1928/2214 of 2396, held-out 875/1031 of 1174. Wrapped lines
   // read for their message (pasted_forms.hpp; WrappedLinesKeepTheAnswer below), the reported
   // cases learnt from the messages too: dev 1928/2215 (b136, CC019 into the top three, YN016 out
-  // of it), held-out 875/1032 (c068 into the top three).
+  // of it), held-out 875/1032 (c068 into the top three). Round seventy-one (`AM`–`AP`, 18
+  // threads: Gloo's and NCCL's network interfaces, Chinese threads, local LLM apps, libraries
+  // of another CUDA; of its 6 held-out, 4 right first blind and all 6 in the top three): dev
+  // 1936/2222 of 2407, held-out 879/1040 of 1180 (the vote moved PC001's first cause to second,
+  // JA001 and FC002 into the top three, AH005 out). Gloo's network errors as a signature (from
+  // AM002): held-out 880/1040.
   if (!testing::kEveryInput) return;
   EXPECT_GE(scores["dev"].share(scores["dev"].top1), 0.80) << misses;
   EXPECT_GE(scores["dev"].share(scores["dev"].top3), 0.92);
@@ -574,10 +579,10 @@ TEST(ExplainCorpus, AccuracyOnDevAndHeldOut) {
   EXPECT_GE(scores["heldout"].share(scores["heldout"].top3), 0.87);
   // A share falls when hard cases join; the count of cases right never may: a signature change
   // that loses a case that passed fails here even when new cases hide it in the share.
-  EXPECT_GE(scores["dev"].top1, 1928u) << misses;
-  EXPECT_GE(scores["dev"].top3, 2215u);
-  EXPECT_GE(scores["heldout"].top1, 875u);
-  EXPECT_GE(scores["heldout"].top3, 1032u);
+  EXPECT_GE(scores["dev"].top1, 1936u) << misses;
+  EXPECT_GE(scores["dev"].top3, 2222u);
+  EXPECT_GE(scores["heldout"].top1, 880u);
+  EXPECT_GE(scores["heldout"].top3, 1040u);
 }
 
 // A log as users paste it: the error among the program's other output (pip, Python warnings,
@@ -648,12 +653,13 @@ TEST(ExplainCorpus, NoiseAroundTheLogKeepsTheAnswer) {
   // other programs' formats: dev 1917/2200; with CUBLAS_STATUS_NOT_INITIALIZED read as memory in
   // every format: held-out 872/1031; with round sixty-eight: dev 1919/2205, held-out 872/1028;
   // with the Xid catalog: dev 1920/2206. With round seventy and wrapped lines read for their
-  // message: dev 1924/2212, held-out 873/1031.
+  // message: dev 1924/2212, held-out 873/1031. With round seventy-one and Gloo's network
+  // errors: dev 1932/2219, held-out 878/1039.
   if (testing::kEveryInput) {
-    EXPECT_GE(noisy["dev"].top1, 1924u) << moved;
-    EXPECT_GE(noisy["dev"].top3, 2212u);
-    EXPECT_GE(noisy["heldout"].top1, 873u);
-    EXPECT_GE(noisy["heldout"].top3, 1031u);
+    EXPECT_GE(noisy["dev"].top1, 1932u) << moved;
+    EXPECT_GE(noisy["dev"].top3, 2219u);
+    EXPECT_GE(noisy["heldout"].top1, 878u);
+    EXPECT_GE(noisy["heldout"].top3, 1039u);
   }
   // The noise alone is no error of the GPU stack.
   const auto [before, after] = noise_for("linux");
@@ -733,7 +739,8 @@ TEST(ExplainCorpus, WrappedLinesKeepTheAnswer) {
 // reported cases compare it joined where the cut fell inside a word. Before the joining of
 // pieces (2026-12-07): 860/1023 right first and in the top three (plain 875/1032); with three
 // pieces or more joined, 871/1026; with two pieces cut inside a word too, 875/1033 (the dev
-// split, cut alike: 1914/2205 before, 1915/2207 after, plain 1928/2215).
+// split, cut alike: 1914/2205 before, 1915/2207 after, plain 1928/2215). With round
+// seventy-one: 879/1039 (plain 880/1040).
 TEST(ExplainCorpus, LinesCutAtAConsolesWidthKeepMostAnswers) {
   Score cut;
   for (const auto& row : cases_under_test()) {
@@ -753,8 +760,8 @@ TEST(ExplainCorpus, LinesCutAtAConsolesWidthKeepMostAnswers) {
   std::printf("explain corpus held-out, lines cut at 80: top-1 %zu, top-3 %zu of %zu\n", cut.top1,
               cut.top3, cut.total);
   if (!testing::kEveryInput) return;
-  EXPECT_GE(cut.top1, 875u);
-  EXPECT_GE(cut.top3, 1033u);
+  EXPECT_GE(cut.top1, 879u);
+  EXPECT_GE(cut.top3, 1039u);
 }
 
 // Every real log explained with the facts of machines it does not come from, as on a build
