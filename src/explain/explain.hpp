@@ -174,7 +174,8 @@ class Collector {
   size_t head_bytes_ = 0;
   std::string previous_;  // the last line of the head, when short enough to be half a message
   size_t previous_number_ = 0;
-  std::set<size_t> previous_hits_;  // the signatures it matched alone
+  std::set<size_t> previous_hits_;     // the signatures it matched alone
+  bool previous_console_cut_ = false;  // whether it was as wide as a console
   // Records the hits of `line` but those of `already` (signatures matched elsewhere); returns the
   // signatures it matched.
   std::set<size_t> match(size_t line_number, std::string_view line,
@@ -182,7 +183,6 @@ class Collector {
   // `written_width`: the line's size as written, before its wrapping was peeled.
   std::set<size_t> match_wrapped(size_t line_number, std::string_view line, size_t written_width,
                                  const std::set<size_t>& hits);
-  bool previous_console_cut_ = false;  // whether the last line was as wide as a console
   // A long line a console broke at its width (cmd.exe's copy breaks lines at its buffer's
   // width: 80, or 120 since Windows 10): every piece but the last that wide. Joined as written
   // and unwrapped (pasted_forms.hpp), it is matched again for what no piece or pair of pieces

@@ -129,7 +129,7 @@ TEST(ExplainWrapped, AMessageSpreadOverThreePiecesIsJoined) {
 }
 
 // A console's cut inside a name: what the explanation quotes is the whole name, whether the
-// line was cut in two (the pieces joined without a space first) or in more.
+// line was cut in two or in more (the pieces joined without a space complete the capture).
 TEST(ExplainWrapped, ANameTheConsoleCutIsCapturedWhole) {
   const std::string pip = "ERROR: No matching distribution found for jaxlib==0.4.7+cuda11.cudnn86";
   const std::string filler = " (from the requirements in requirements.txt, line 4; see the log)";
