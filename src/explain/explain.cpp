@@ -790,6 +790,24 @@ std::string explanation_text(const Cause& c, std::string_view part, const kb::Me
   return m.text_without(message_key(c, part, m), args_of(c, m), absent_captures(c));
 }
 
+// What each informing line the log holds means: one text per signature, after the cause's own.
+std::string informational_text(const Cause& c, const kb::Messages& m) {
+  std::string text = m.text(fmt::format("explain.why.{}", c.id));
+  for (const auto& signature : c.signatures)
+    text += " " + m.text(fmt::format("explain.why.{}.{}", c.id, signature));
+  return text;
+}
+
+// Lines that only inform are the answer only when nothing else is: beside any other cause, the
+// log's, the machine's or one the log's lines resemble, they say nothing about it. A log that
+// shows a failure without an error word ("GPU available: False") is compared with reported
+// cases, and TensorFlow's start-up notes around it must not outrank what it resembles.
+void keep_informational_alone(std::vector<Cause>& causes) {
+  const bool others = std::any_of(causes.begin(), causes.end(),
+                                  [](const Cause& c) { return c.id != kInformationalCause; });
+  if (others) std::erase_if(causes, [](const Cause& c) { return c.id == kInformationalCause; });
+}
+
 // Frameworks name the device on "capability" lines (TensorFlow, PyTorch, llama.cpp) or after
 // "name: " (TensorFlow 1): two plain searches, no regex.
 constexpr std::string_view kCapabilityMarker = "apability";
@@ -1320,6 +1338,10 @@ std::vector<Cause> Collector::causes() const {
     out.push_back(cause);
     out.back().device_lines = log_facts_.device_lines;
   }
+  // A line that only informs explains a log only where no line reads like an error it does not
+  // know: such a line's cause is elsewhere, and no answer is better than "nothing is wrong".
+  if (!error_text_.empty())
+    std::erase_if(out, [](const Cause& c) { return c.id == kInformationalCause; });
   if (similar_) add_similar(out);
   return out;
 }
@@ -1435,10 +1457,11 @@ std::vector<Cause> reason(std::vector<Cause> causes, const kb::Kb& kb, const kb:
   }
 
   if (machine && machine->ranks) add_machine_findings(causes, machine->findings, m);
+  keep_informational_alone(causes);
   const auto framework = log_framework(kb, log);
   for (auto& c : causes) {
     const Finding* finding = finding_of(c.id, machine);
-    c.why = explanation_text(c, "why", m);
+    c.why = c.id == kInformationalCause ? informational_text(c, m) : explanation_text(c, "why", m);
     if (c.alternative) {
       c.why += " " + m.text(c.named_less_specifically ? "explain.alternative.less_specific"
                                                       : "explain.alternative");

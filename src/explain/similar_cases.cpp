@@ -21,7 +21,7 @@ namespace gpuvet::explain {
 namespace {
 
 constexpr std::string_view kEmbeddedCorpus = "explain_corpus.jsonl";
-constexpr std::string_view kHarmlessLines = "harmless_log_lines.csv";
+constexpr std::string_view kSignatureTable = "explain_signatures.csv";
 
 constexpr std::array<std::string_view, 22> kStopWords = {
     "the", "an", "of",   "to",   "in",   "is",  "for", "and", "or", "on",  "at",
@@ -208,17 +208,21 @@ void for_each_line(std::string_view text, OnLine&& on_line) {
   }
 }
 
-// data/harmless_log_lines.csv, read once from the embedded copy.
+// The literals of data/explain_signatures.csv's log.informational_only rows, read once from the
+// embedded copy: a line that holds one only informs, whatever else it says.
 const LiteralFilter& harmless_literals() {
   static const LiteralFilter filter = [] {
     std::vector<std::string> literals;
     for (const auto& file : kb::embedded_files()) {
-      if (file.path != kHarmlessLines) continue;
-      // The table is checked by its own test; a broken copy only leaves these lines in.
-      auto table = kb::parse_csv(file.bytes, "harmless_log_lines");
+      if (file.path != kSignatureTable) continue;
+      // The table is checked by its own tests; a broken copy only leaves these lines in.
+      auto table = kb::parse_csv(file.bytes, "explain_signatures");
       if (!table) break;
-      for (size_t row = 0; row < table->size(); ++row)
-        literals.push_back(text::to_lower(table->cell(row, "literal")));
+      for (size_t row = 0; row < table->size(); ++row) {
+        if (table->cell(row, "cause") != kInformationalCause) continue;
+        for (auto& literal : text::split(table->cell(row, "literals"), '|'))
+          literals.push_back(text::to_lower(literal));
+      }
     }
     return LiteralFilter(literals);
   }();
@@ -310,8 +314,12 @@ Result<SimilarCases> SimilarCases::from_jsonl(std::string_view text, std::string
       return make_error(fmt::format("explain corpus line {}: not an object", line_number));
     }
     const std::string cause = field(row, "primary");
-    // A cause the taxonomy does not have yet (a leading '+') is never an answer.
-    if (field(row, "split") != split || cause.empty() || cause.starts_with("+")) continue;
+    // A cause the taxonomy does not have yet (a leading '+') is never an answer; nor is a line
+    // that only informs by resemblance: only its own message, recognised, says so.
+    if (field(row, "split") != split || cause.empty() || cause.starts_with("+") ||
+        cause == kInformationalCause) {
+      continue;
+    }
     const std::string url = field(row, "url");
     if (leave_out.count && fold_of(url, leave_out.count) == leave_out.index) continue;
     auto known = std::find(out.causes_.begin(), out.causes_.end(), cause);

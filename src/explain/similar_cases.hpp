@@ -71,8 +71,11 @@ std::vector<std::string> similarity_terms(std::string_view text);
 // A line that reports something wrong: an error, a failure, something missing or unsupported,
 // in English or Chinese. Only those lines vote, so a healthy training log resembles nothing.
 bool is_error_line(std::string_view line);
-// A line a healthy start prints that reads like an error (data/harmless_log_lines.csv: TensorFlow's
-// "Unable to register cuDNN factory", PaddlePaddle's device note): it reports nothing wrong.
+// The cause of a line that only informs: a healthy start's note that reads like an error
+// (TensorFlow's "Unable to register cuDNN factory", PaddlePaddle's device note). Its signatures'
+// literals mark such lines, so they must name the message, not a word of it.
+inline constexpr std::string_view kInformationalCause = "log.informational_only";
+// A line of one of those messages: it reports nothing wrong.
 bool is_harmless_line(std::string_view line);
 // A line that names a part of the GPU stack (CUDA, a driver, a device, a GPU library, the CPU a
 // build fell back to). A warning counts as an error line only with one of these words.

@@ -572,7 +572,12 @@ TEST(ExplainCorpus, AccuracyOnDevAndHeldOut) {
   // of another CUDA; of its 6 held-out, 4 right first blind and all 6 in the top three): dev
   // 1936/2222 of 2407, held-out 879/1040 of 1180 (the vote moved PC001's first cause to second,
   // JA001 and FC002 into the top three, AH005 out). Gloo's network errors as a signature (from
-  // AM002): held-out 880/1040.
+  // AM002): held-out 880/1040. log.informational_only joins the taxonomy with round seventy-two
+  // (`AQ`-`AT`, 31 threads: lines maintainers called harmless, a log level that hid the error,
+  // known release bugs; of its 10 held-out, 1 right first blind, AR008) and its 7 earlier '+'
+  // cases: a note's own signature names it where nothing else is (14 of the 22 dev cases right
+  // first), and its cases never vote: dev 1950/2237 of 2429, held-out 881/1041 of 1189 (the vote
+  // moved c068 and FC002 out of the top three, FC003 into it; C019 out, DF001 and YN016 in).
   if (!testing::kEveryInput) return;
   EXPECT_GE(scores["dev"].share(scores["dev"].top1), 0.80) << misses;
   EXPECT_GE(scores["dev"].share(scores["dev"].top3), 0.92);
@@ -580,10 +585,10 @@ TEST(ExplainCorpus, AccuracyOnDevAndHeldOut) {
   EXPECT_GE(scores["heldout"].share(scores["heldout"].top3), 0.87);
   // A share falls when hard cases join; the count of cases right never may: a signature change
   // that loses a case that passed fails here even when new cases hide it in the share.
-  EXPECT_GE(scores["dev"].top1, 1936u) << misses;
-  EXPECT_GE(scores["dev"].top3, 2222u);
-  EXPECT_GE(scores["heldout"].top1, 880u);
-  EXPECT_GE(scores["heldout"].top3, 1040u);
+  EXPECT_GE(scores["dev"].top1, 1950u) << misses;
+  EXPECT_GE(scores["dev"].top3, 2237u);
+  EXPECT_GE(scores["heldout"].top1, 881u);
+  EXPECT_GE(scores["heldout"].top3, 1041u);
 }
 
 // A log as users paste it: the error among the program's other output (pip, Python warnings,
@@ -655,17 +660,20 @@ TEST(ExplainCorpus, NoiseAroundTheLogKeepsTheAnswer) {
   // every format: held-out 872/1031; with round sixty-eight: dev 1919/2205, held-out 872/1028;
   // with the Xid catalog: dev 1920/2206. With round seventy and wrapped lines read for their
   // message: dev 1924/2212, held-out 873/1031. With round seventy-one and Gloo's network
-  // errors: dev 1932/2219, held-out 878/1039.
+  // errors: dev 1932/2219, held-out 878/1039. With round seventy-two and log.informational_only
+  // (the noise's TensorFlow notes are such lines, the answer only where nothing else is): dev
+  // 1947/2235, held-out 880/1041.
   if (testing::kEveryInput) {
-    EXPECT_GE(noisy["dev"].top1, 1932u) << moved;
-    EXPECT_GE(noisy["dev"].top3, 2219u);
-    EXPECT_GE(noisy["heldout"].top1, 878u);
-    EXPECT_GE(noisy["heldout"].top3, 1039u);
+    EXPECT_GE(noisy["dev"].top1, 1947u) << moved;
+    EXPECT_GE(noisy["dev"].top3, 2235u);
+    EXPECT_GE(noisy["heldout"].top1, 880u);
+    EXPECT_GE(noisy["heldout"].top3, 1041u);
   }
-  // The noise alone is no error of the GPU stack.
+  // The noise alone is no error of the GPU stack: TensorFlow's start-up notes in it only inform.
   const auto [before, after] = noise_for("linux");
-  EXPECT_TRUE(
-      testing::explain_with(before + after, std::nullopt, &SimilarCases::embedded(), "").empty());
+  for (const auto& c :
+       testing::explain_with(before + after, std::nullopt, &SimilarCases::embedded(), ""))
+    EXPECT_EQ(c.id, kInformationalCause);
 }
 
 // A log as what carried it wraps each line (src/explain/pasted_forms.hpp): Docker's json-file
@@ -741,7 +749,7 @@ TEST(ExplainCorpus, WrappedLinesKeepTheAnswer) {
 // pieces (2026-12-07): 860/1023 right first and in the top three (plain 875/1032); with three
 // pieces or more joined, 871/1026; with two pieces cut inside a word too, 875/1033 (the dev
 // split, cut alike: 1914/2205 before, 1915/2207 after, plain 1928/2215). With round
-// seventy-one: 879/1039 (plain 880/1040).
+// seventy-one: 879/1039 (plain 880/1040). With round seventy-two: 880/1041 (plain 881/1041).
 TEST(ExplainCorpus, LinesCutAtAConsolesWidthKeepMostAnswers) {
   Score cut;
   for (const auto& row : cases_under_test()) {
@@ -761,8 +769,8 @@ TEST(ExplainCorpus, LinesCutAtAConsolesWidthKeepMostAnswers) {
   std::printf("explain corpus held-out, lines cut at 80: top-1 %zu, top-3 %zu of %zu\n", cut.top1,
               cut.top3, cut.total);
   if (!testing::kEveryInput) return;
-  EXPECT_GE(cut.top1, 879u);
-  EXPECT_GE(cut.top3, 1039u);
+  EXPECT_GE(cut.top1, 880u);
+  EXPECT_GE(cut.top3, 1041u);
 }
 
 // Every real log explained with the facts of machines it does not come from, as on a build

@@ -842,6 +842,13 @@ TEST(Signatures, CausesAreTaxonomyIds) {
       EXPECT_TRUE(testing::messages().has("explain.fix." + cause)) << s.id << ": " << cause;
     }
     EXPECT_EQ(std::count(s.also.begin(), s.also.end(), s.cause), 0) << s.id;
+    if (s.cause != explain::kInformationalCause) continue;
+    // A note's literals mark a line harmless wherever it is: its example is one, and the note
+    // says what the line means, with no other cause to rule out.
+    EXPECT_TRUE(is_harmless_line(s.example)) << s.id;
+    EXPECT_FALSE(s.symptom) << s.id;
+    EXPECT_TRUE(s.also.empty()) << s.id;
+    EXPECT_TRUE(testing::messages().has("explain.why." + s.cause + "." + s.id)) << s.id;
   }
 }
 
@@ -2010,9 +2017,10 @@ TEST(Reasoning, SharedMemoryMessagesNameTheSmallDevShm) {
     EXPECT_TRUE(c.similar || c.id != "memory.shm_too_small") << c.id;
 }
 
-// Lines a healthy start prints that read like errors (data/harmless_log_lines.csv): alone they
-// resemble no reported case, and beside a real error they do not change its answer.
-TEST(Reasoning, HarmlessStartLinesAloneResembleNoReportedCase) {
+// Lines a healthy start prints that read like errors (data/explain_signatures.csv's
+// log.informational_only rows): alone they are the answer, each line said for what it means,
+// and they resemble no reported case.
+TEST(Reasoning, LinesThatOnlyInformAreTheAnswerWhenAlone) {
   const std::string factories =
       "2025-02-09 09:37:32.334610: E external/local_xla/xla/stream_executor/cuda/cuda_dnn.cc:9261] "
       "Unable to register cuDNN factory: Attempting to register factory for plugin cuDNN when one "
@@ -2022,19 +2030,31 @@ TEST(Reasoning, HarmlessStartLinesAloneResembleNoReportedCase) {
       "has already been registered\n";
   EXPECT_TRUE(is_harmless_line(factories.substr(0, factories.find('\n'))));
   EXPECT_FALSE(is_error_line(factories.substr(0, factories.find('\n'))));
-  EXPECT_TRUE(explain_text(factories).empty());
-  const std::string paddle_note =
+  const auto alone = explain_text(factories);
+  ASSERT_EQ(alone.size(), 1u);
+  EXPECT_EQ(alone.front().id, "log.informational_only");
+  EXPECT_FALSE(alone.front().similar);
+  EXPECT_EQ(alone.front().evidence.size(), 2u);
+  EXPECT_NE(alone.front().why.find("registering its CUDA plugins twice"), std::string::npos)
+      << alone.front().why;
+
+  // Two kinds of note: each is said.
+  const auto notes = explain_text(
       "W0726 14:31:17.682865 212581 gpu_resources.cc:119] Please NOTE: device: 0, GPU Compute "
-      "Capability: 6.1, Driver API Version: 12.2, Runtime API Version: 11.7\n";
-  EXPECT_TRUE(explain_text(paddle_note).empty());
-  EXPECT_TRUE(explain_text("2024-11-17 15:28:51.443940: I tensorflow/stream_executor/cuda/"
-                           "cuda_gpu_executor.cc:923] could not open file to read NUMA node: "
-                           "/sys/bus/pci/devices/0000:01:00.0/numa_node\n")
-                  .empty());
-  EXPECT_TRUE(explain_text("[05/28/2023-21:01:14] [TRT] [W] CUDA lazy loading is not "
-                           "enabled. Enabling it can significantly reduce device memory "
-                           "usage and speed up TensorRT initialization.\n")
-                  .empty());
+      "Capability: 6.1, Driver API Version: 12.2, Runtime API Version: 11.7\n"
+      "2024-11-17 15:28:51.443940: I tensorflow/stream_executor/cuda/cuda_gpu_executor.cc:923] "
+      "could not open file to read NUMA node: /sys/bus/pci/devices/0000:01:00.0/numa_node\n");
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_EQ(notes.front().id, "log.informational_only");
+  EXPECT_NE(notes.front().why.find("PaddlePaddle"), std::string::npos) << notes.front().why;
+  EXPECT_NE(notes.front().why.find("NUMA"), std::string::npos) << notes.front().why;
+
+  // A line that reads like an error nothing recognises: its cause is elsewhere, so no answer.
+  for (const auto& c : explain_text(
+           "[05/28/2023-21:01:14] [TRT] [W] CUDA lazy loading is not enabled. Enabling it can "
+           "significantly reduce device memory usage and speed up TensorRT initialization.\n"
+           "Error: the widget frobnicator failed to start\n"))
+    EXPECT_NE(c.id, "log.informational_only");
 
   // The same lines before a real error: the error's cause, first.
   const auto with_error =
@@ -2046,6 +2066,8 @@ TEST(Reasoning, HarmlessStartLinesAloneResembleNoReportedCase) {
                    "is detected\n");
   ASSERT_FALSE(with_error.empty());
   EXPECT_FALSE(with_error.front().similar);
+  for (const auto& c : with_error)
+    EXPECT_NE(c.id, "log.informational_only");
   // A line that only shares words with them still counts as an error.
   EXPECT_TRUE(
       is_error_line("E cuda_dnn.cc:9261] Unable to register cuDNN factory: cuDNN not found"));

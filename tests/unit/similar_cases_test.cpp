@@ -72,6 +72,10 @@ TEST(IsErrorLine, AWarningCountsOnlyWhereItNamesTheGpuStack) {
       "are on. You may see slightly different numerical results due to floating-point round-off "
       "errors from different computation orders."));
   EXPECT_TRUE(
+      is_error_line("2023-05-10 10:12:01.1: I external/local_tsl/tsl/cuda/cudart_stub.cc:31] "
+                    "Could not find cuda drivers on your machine, GPU will not be used."));
+  // A note that only informs is no error line, whatever its words.
+  EXPECT_FALSE(
       is_error_line("2023-05-10 10:12:01.1: I tensorflow/core/common_runtime/gpu/"
                     "gpu_device.cc:1] Could not identify NUMA node of platform GPU"));
   EXPECT_TRUE(
