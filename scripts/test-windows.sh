@@ -40,6 +40,13 @@ cmake --build --preset windows
 wait "$boot" || { cat "$build/wineboot.log"; exit 1; }
 # The desktop may still be starting when a fast (cached) build ends: the window message is sent
 # once here, its output in the boot log, so that whatever it starts cannot hold a test's pipe.
+# It must run that one test: a renamed test would leave the race back without a word.
+warmup="$build/wine-warmup.log"
 "$wine" "$build/tests/gpuvet_tests.exe" --gtest_filter='FixRegistry.ThePathIsRewrittenAndRestoredAsExpandable' \
-  </dev/null >>"$build/wineboot.log" 2>&1 || true
+  </dev/null >"$warmup" 2>&1 || true
+cat "$warmup" >>"$build/wineboot.log"
+grep -q 'Running 1 test from 1 test suite' "$warmup" || {
+  echo "test-windows.sh: the desktop warm-up test FixRegistry.ThePathIsRewrittenAndRestoredAsExpandable did not run (renamed?)" >&2
+  exit 1
+}
 ctest --preset windows
