@@ -1201,6 +1201,16 @@ void Collector::complete_cut_captures(const std::string& message, const std::set
 std::set<size_t> Collector::match(size_t line_number, std::string_view line,
                                   const std::set<size_t>& already) {
   auto hits = signatures_.match(line);
+  // A line that only informs names no cause, whatever else its words match: TensorFlow's
+  // allocator note says "ran out of memory" and "this is not a failure".
+  const auto informs = [&](const SignatureHit& hit) {
+    return signatures_.all()[hit.signature].cause == kInformationalCause;
+  };
+  if (std::any_of(hits.begin(), hits.end(), informs)) {
+    std::erase_if(hits, [&](const SignatureHit& hit) {
+      return !informs(hit) && !signatures_.all()[hit.signature].fact;
+    });
+  }
   // Of the signatures one line matches, the most specific (the highest weight) names the cause;
   // the others' causes become alternatives ("No matching distribution found for
   // jaxlib==0.4.7+cuda11" is JAX's missing Windows GPU build, not the Python version). A line

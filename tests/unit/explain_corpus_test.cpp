@@ -578,6 +578,9 @@ TEST(ExplainCorpus, AccuracyOnDevAndHeldOut) {
   // cases: a note's own signature names it where nothing else is (14 of the 22 dev cases right
   // first), and its cases never vote: dev 1950/2237 of 2429, held-out 881/1041 of 1189 (the vote
   // moved c068 and FC002 out of the top three, FC003 into it; C019 out, DF001 and YN016 in).
+  // Round seventy-three (`AU`, 11 threads of notes called harmless; of its 4 held-out, 1 right
+  // first blind), its notes' signatures and a note's line naming no other cause: dev 1957/2244
+  // of 2436 (AR007 right first), held-out 882/1042 of 1193.
   if (!testing::kEveryInput) return;
   EXPECT_GE(scores["dev"].share(scores["dev"].top1), 0.80) << misses;
   EXPECT_GE(scores["dev"].share(scores["dev"].top3), 0.92);
@@ -585,10 +588,10 @@ TEST(ExplainCorpus, AccuracyOnDevAndHeldOut) {
   EXPECT_GE(scores["heldout"].share(scores["heldout"].top3), 0.87);
   // A share falls when hard cases join; the count of cases right never may: a signature change
   // that loses a case that passed fails here even when new cases hide it in the share.
-  EXPECT_GE(scores["dev"].top1, 1950u) << misses;
-  EXPECT_GE(scores["dev"].top3, 2237u);
-  EXPECT_GE(scores["heldout"].top1, 881u);
-  EXPECT_GE(scores["heldout"].top3, 1041u);
+  EXPECT_GE(scores["dev"].top1, 1957u) << misses;
+  EXPECT_GE(scores["dev"].top3, 2244u);
+  EXPECT_GE(scores["heldout"].top1, 882u);
+  EXPECT_GE(scores["heldout"].top3, 1042u);
 }
 
 // A log as users paste it: the error among the program's other output (pip, Python warnings,
@@ -662,12 +665,12 @@ TEST(ExplainCorpus, NoiseAroundTheLogKeepsTheAnswer) {
   // message: dev 1924/2212, held-out 873/1031. With round seventy-one and Gloo's network
   // errors: dev 1932/2219, held-out 878/1039. With round seventy-two and log.informational_only
   // (the noise's TensorFlow notes are such lines, the answer only where nothing else is): dev
-  // 1947/2235, held-out 880/1041.
+  // 1947/2235, held-out 880/1041. With round seventy-three: dev 1954/2242, held-out 882/1043.
   if (testing::kEveryInput) {
-    EXPECT_GE(noisy["dev"].top1, 1947u) << moved;
-    EXPECT_GE(noisy["dev"].top3, 2235u);
-    EXPECT_GE(noisy["heldout"].top1, 880u);
-    EXPECT_GE(noisy["heldout"].top3, 1041u);
+    EXPECT_GE(noisy["dev"].top1, 1954u) << moved;
+    EXPECT_GE(noisy["dev"].top3, 2242u);
+    EXPECT_GE(noisy["heldout"].top1, 882u);
+    EXPECT_GE(noisy["heldout"].top3, 1043u);
   }
   // The noise alone is no error of the GPU stack: TensorFlow's start-up notes in it only inform.
   const auto [before, after] = noise_for("linux");
@@ -749,7 +752,8 @@ TEST(ExplainCorpus, WrappedLinesKeepTheAnswer) {
 // pieces (2026-12-07): 860/1023 right first and in the top three (plain 875/1032); with three
 // pieces or more joined, 871/1026; with two pieces cut inside a word too, 875/1033 (the dev
 // split, cut alike: 1914/2205 before, 1915/2207 after, plain 1928/2215). With round
-// seventy-one: 879/1039 (plain 880/1040). With round seventy-two: 880/1041 (plain 881/1041).
+// seventy-one: 879/1039 (plain 880/1040). With round seventy-two: 880/1041 (plain 881/1041);
+// with round seventy-three: 881/1042 (plain 882/1042).
 TEST(ExplainCorpus, LinesCutAtAConsolesWidthKeepMostAnswers) {
   Score cut;
   for (const auto& row : cases_under_test()) {
@@ -769,8 +773,8 @@ TEST(ExplainCorpus, LinesCutAtAConsolesWidthKeepMostAnswers) {
   std::printf("explain corpus held-out, lines cut at 80: top-1 %zu, top-3 %zu of %zu\n", cut.top1,
               cut.top3, cut.total);
   if (!testing::kEveryInput) return;
-  EXPECT_GE(cut.top1, 880u);
-  EXPECT_GE(cut.top3, 1041u);
+  EXPECT_GE(cut.top1, 881u);
+  EXPECT_GE(cut.top3, 1042u);
 }
 
 // Every real log explained with the facts of machines it does not come from, as on a build
