@@ -220,8 +220,9 @@ const LiteralFilter& harmless_literals() {
       if (!table) break;
       for (size_t row = 0; row < table->size(); ++row) {
         if (table->cell(row, "cause") != kInformationalCause) continue;
+        // An empty literal would mark every line harmless.
         for (auto& literal : text::split(table->cell(row, "literals"), '|'))
-          literals.push_back(text::to_lower(literal));
+          if (!literal.empty()) literals.push_back(text::to_lower(literal));
       }
     }
     return LiteralFilter(literals);
