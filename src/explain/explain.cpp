@@ -1349,7 +1349,9 @@ std::vector<Cause> Collector::causes() const {
     out.back().device_lines = log_facts_.device_lines;
   }
   // A line that only informs explains a log only where no line reads like an error it does not
-  // know: such a line's cause is elsewhere, and no answer is better than "nothing is wrong".
+  // know: such a line's cause is elsewhere, and no answer is better than "nothing is wrong". The
+  // error lines are those kept for the reported cases, so a Collector without them (the tests'
+  // signatures-only explain) does not apply this rule.
   if (!error_text_.empty())
     std::erase_if(out, [](const Cause& c) { return c.id == kInformationalCause; });
   if (similar_) add_similar(out);
