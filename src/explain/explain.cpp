@@ -1,5 +1,6 @@
 #include "explain/explain.hpp"
 #include "explain/build_needs.hpp"
+#include "explain/known_bugs.hpp"
 #include "explain/pasted_forms.hpp"
 
 #include "kb/arch_support.hpp"
@@ -733,9 +734,10 @@ std::string dotted_cudnn_version(const std::string& value) {
 
 const std::vector<std::string>& capture_names() {
   static const std::vector<std::string> names = {
-      "lib",      "cuda",    "cudnn", "loaded",  "compiled", "found", "symbol",  "cc",
-      "min",      "package", "other", "ordinal", "status",   "dll",   "version", "until",
-      "required", "names",   "log",   "plan",    "variable", "value", "action"};
+      "lib",     "cuda",   "cudnn",    "loaded",   "compiled", "found",  "symbol",
+      "cc",      "min",    "package",  "other",    "ordinal",  "status", "dll",
+      "version", "until",  "required", "names",    "log",      "plan",   "variable",
+      "value",   "action", "affected", "fixed_in", "last_good"};
   return names;
 }
 
@@ -762,8 +764,8 @@ std::optional<std::string> signature_text_key(const Cause& c, std::string_view p
 std::string message_key(const Cause& c, std::string_view part, const kb::Messages& m) {
   if (auto specific = signature_text_key(c, part, m)) return *specific;
   std::string key = fmt::format("explain.{}.{}", part, c.id);
-  for (const char* capture :
-       {"lib", "cuda", "cudnn", "compiled", "other", "cc", "symbol", "package", "log", "plan"}) {
+  for (const char* capture : {"lib", "cuda", "cudnn", "compiled", "other", "cc", "symbol",
+                              "package", "log", "plan", "version", "fixed_in"}) {
     const std::string without = key + ".without_" + capture;
     if (!captured(c, capture) && m.has(without)) return without;
   }
@@ -796,6 +798,15 @@ std::string informational_text(const Cause& c, const kb::Messages& m) {
   for (const auto& signature : c.signatures)
     text += " " + m.text(fmt::format("explain.why.{}.{}", c.id, signature));
   return text;
+}
+
+// What the known bug that a line names does, from its signature's own text.
+std::string bug_text(const Cause& c, const kb::Messages& m) {
+  for (const auto& signature : c.signatures) {
+    const std::string key = fmt::format("explain.bug.{}", signature);
+    if (m.has(key)) return " " + m.text(key);
+  }
+  return "";
 }
 
 // Lines that only inform are the answer only when nothing else is: beside any other cause, the
@@ -1452,6 +1463,7 @@ std::vector<Cause> reason(std::vector<Cause> causes, const kb::Kb& kb, const kb:
   causes.clear();
   for (auto& [id, c] : merged)
     causes.push_back(std::move(c));
+  apply_known_release_bugs(causes, kb, log, m);
   const std::string platform = log_platform(log);
   apply_windows_native_limit(causes, kb, log, platform);
   apply_runtime_without_gpu_arch(causes, kb, log);
@@ -1474,6 +1486,7 @@ std::vector<Cause> reason(std::vector<Cause> causes, const kb::Kb& kb, const kb:
   for (auto& c : causes) {
     const Finding* finding = finding_of(c.id, machine);
     c.why = c.id == kInformationalCause ? informational_text(c, m) : explanation_text(c, "why", m);
+    if (is_known_bug_cause(c.id)) c.why += bug_text(c, m);
     if (c.alternative) {
       c.why += " " + m.text(c.named_less_specifically ? "explain.alternative.less_specific"
                                                       : "explain.alternative");

@@ -580,18 +580,24 @@ TEST(ExplainCorpus, AccuracyOnDevAndHeldOut) {
   // moved c068 and FC002 out of the top three, FC003 into it; C019 out, DF001 and YN016 in).
   // Round seventy-three (`AU`, 11 threads of notes called harmless; of its 4 held-out, 1 right
   // first blind), its notes' signatures and a note's line naming no other cause: dev 1957/2244
-  // of 2436 (AR007 right first), held-out 882/1042 of 1193.
+  // of 2436 (AR007 right first), held-out 882/1042 of 1193. Three known-bug causes join the
+  // taxonomy (framework.known_bug, driver.known_bug, container.toolkit_known_bug; their 45
+  // earlier '+' cases and round seventy-four, `AW`, 4 dev threads), with
+  // data/known_release_bugs.csv: most of these logs do not print the release, and without it the
+  // line's other readings come first, so the shares fall while no case right before is lost: dev
+  // 1965/2253 of 2471 (6 of the 35 new right first, 9 in the top three), held-out 884/1046 of 1207
+  // (of its 14 new, none right first and 1 in the top three).
   if (!testing::kEveryInput) return;
-  EXPECT_GE(scores["dev"].share(scores["dev"].top1), 0.80) << misses;
-  EXPECT_GE(scores["dev"].share(scores["dev"].top3), 0.92);
+  EXPECT_GE(scores["dev"].share(scores["dev"].top1), 0.79) << misses;
+  EXPECT_GE(scores["dev"].share(scores["dev"].top3), 0.91);
   EXPECT_GE(scores["heldout"].share(scores["heldout"].top1), 0.72);
-  EXPECT_GE(scores["heldout"].share(scores["heldout"].top3), 0.87);
+  EXPECT_GE(scores["heldout"].share(scores["heldout"].top3), 0.86);
   // A share falls when hard cases join; the count of cases right never may: a signature change
   // that loses a case that passed fails here even when new cases hide it in the share.
-  EXPECT_GE(scores["dev"].top1, 1957u) << misses;
-  EXPECT_GE(scores["dev"].top3, 2244u);
-  EXPECT_GE(scores["heldout"].top1, 882u);
-  EXPECT_GE(scores["heldout"].top3, 1042u);
+  EXPECT_GE(scores["dev"].top1, 1965u) << misses;
+  EXPECT_GE(scores["dev"].top3, 2253u);
+  EXPECT_GE(scores["heldout"].top1, 884u);
+  EXPECT_GE(scores["heldout"].top3, 1046u);
 }
 
 // A log as users paste it: the error among the program's other output (pip, Python warnings,
@@ -666,11 +672,12 @@ TEST(ExplainCorpus, NoiseAroundTheLogKeepsTheAnswer) {
   // errors: dev 1932/2219, held-out 878/1039. With round seventy-two and log.informational_only
   // (the noise's TensorFlow notes are such lines, the answer only where nothing else is): dev
   // 1947/2235, held-out 880/1041. With round seventy-three: dev 1954/2242, held-out 882/1043.
+  // With the known-bug causes: dev 1962/2251, held-out 884/1047.
   if (testing::kEveryInput) {
-    EXPECT_GE(noisy["dev"].top1, 1954u) << moved;
-    EXPECT_GE(noisy["dev"].top3, 2242u);
-    EXPECT_GE(noisy["heldout"].top1, 882u);
-    EXPECT_GE(noisy["heldout"].top3, 1043u);
+    EXPECT_GE(noisy["dev"].top1, 1962u) << moved;
+    EXPECT_GE(noisy["dev"].top3, 2251u);
+    EXPECT_GE(noisy["heldout"].top1, 884u);
+    EXPECT_GE(noisy["heldout"].top3, 1047u);
   }
   // The noise alone is no error of the GPU stack: TensorFlow's start-up notes in it only inform.
   const auto [before, after] = noise_for("linux");
@@ -753,7 +760,8 @@ TEST(ExplainCorpus, WrappedLinesKeepTheAnswer) {
 // pieces or more joined, 871/1026; with two pieces cut inside a word too, 875/1033 (the dev
 // split, cut alike: 1914/2205 before, 1915/2207 after, plain 1928/2215). With round
 // seventy-one: 879/1039 (plain 880/1040). With round seventy-two: 880/1041 (plain 881/1041);
-// with round seventy-three: 881/1042 (plain 882/1042).
+// with round seventy-three: 881/1042 (plain 882/1042); with the known-bug causes: 883/1047
+// (plain 884/1046).
 TEST(ExplainCorpus, LinesCutAtAConsolesWidthKeepMostAnswers) {
   Score cut;
   for (const auto& row : cases_under_test()) {
@@ -773,8 +781,8 @@ TEST(ExplainCorpus, LinesCutAtAConsolesWidthKeepMostAnswers) {
   std::printf("explain corpus held-out, lines cut at 80: top-1 %zu, top-3 %zu of %zu\n", cut.top1,
               cut.top3, cut.total);
   if (!testing::kEveryInput) return;
-  EXPECT_GE(cut.top1, 881u);
-  EXPECT_GE(cut.top3, 1042u);
+  EXPECT_GE(cut.top1, 883u);
+  EXPECT_GE(cut.top3, 1047u);
 }
 
 // Every real log explained with the facts of machines it does not come from, as on a build
