@@ -58,6 +58,7 @@ const std::vector<Check>& all_checks() {
       {"triton_libcuda", check_triton_libcuda},
       {"shadowed_copies", check_shadowed_copies},
       {"framework_builds", check_framework_builds},
+      {"known_release_bugs", check_known_release_bugs},
       {"collectives", check_collectives},
       {"framework_libraries", check_framework_libraries},
       {"libdevice", check_libdevice},

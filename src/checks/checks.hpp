@@ -88,6 +88,7 @@ Result<bool> check_compute_capability(const CheckContext& context, std::vector<F
 Result<bool> check_framework_libraries(const CheckContext& context, std::vector<Finding>& findings);
 Result<bool> check_libdevice(const CheckContext& context, std::vector<Finding>& findings);
 Result<bool> check_framework_builds(const CheckContext& context, std::vector<Finding>& findings);
+Result<bool> check_known_release_bugs(const CheckContext& context, std::vector<Finding>& findings);
 Result<bool> check_collectives(const CheckContext& context, std::vector<Finding>& findings);
 Result<bool> check_conflicting_packages(const CheckContext& context,
                                         std::vector<Finding>& findings);

@@ -110,8 +110,9 @@ std::string family_of(const std::string& id) {
 }
 
 // The machine's finding of this cause, or of its family (a missing runtime for a mismatch).
+// A known bug's finding is of one bug, not of every line of its cause: known_bug_on_machine.
 const Finding* finding_of(const std::string& id, const std::optional<MachineFindings>& machine) {
-  if (!machine) return nullptr;
+  if (!machine || is_known_bug_cause(id)) return nullptr;
   const auto& all = machine->findings;
   auto it = std::find_if(all.begin(), all.end(), [&](const Finding& f) { return f.id == id; });
   if (it == all.end()) {
@@ -802,11 +803,16 @@ std::string informational_text(const Cause& c, const kb::Messages& m) {
 
 // What the known bug that a line names does, from its signature's own text.
 std::string bug_text(const Cause& c, const kb::Messages& m) {
+  std::string text;
   for (const auto& signature : c.signatures) {
     const std::string key = fmt::format("explain.bug.{}", signature);
-    if (m.has(key)) return " " + m.text(key);
+    if (!m.has(key)) continue;
+    text = " " + m.text(key);
+    break;
   }
-  return "";
+  if (const auto release = c.captures.find("release"); release != c.captures.end())
+    text += " " + m.text("explain.bug.release_not_known", {{"release", release->second}});
+  return text;
 }
 
 // Lines that only inform are the answer only when nothing else is: beside any other cause, the
@@ -1463,7 +1469,7 @@ std::vector<Cause> reason(std::vector<Cause> causes, const kb::Kb& kb, const kb:
   causes.clear();
   for (auto& [id, c] : merged)
     causes.push_back(std::move(c));
-  apply_known_release_bugs(causes, kb, log, m);
+  apply_known_release_bugs(causes, kb, log, m, machine);
   const std::string platform = log_platform(log);
   apply_windows_native_limit(causes, kb, log, platform);
   apply_runtime_without_gpu_arch(causes, kb, log);
@@ -1486,7 +1492,16 @@ std::vector<Cause> reason(std::vector<Cause> causes, const kb::Kb& kb, const kb:
   for (auto& c : causes) {
     const Finding* finding = finding_of(c.id, machine);
     c.why = c.id == kInformationalCause ? informational_text(c, m) : explanation_text(c, "why", m);
-    if (is_known_bug_cause(c.id)) c.why += bug_text(c, m);
+    if (is_known_bug_cause(c.id)) {
+      c.why += bug_text(c, m);
+      if (const Finding* installed = known_bug_on_machine(c, machine)) {
+        c.why += " " + m.text("explain.confirmed", {{"title", installed->title}});
+        if (!installed->evidence.empty()) {
+          c.why += " " + m.text("explain.confirmed_evidence",
+                                {{"evidence", installed->evidence.front()}});
+        }
+      }
+    }
     if (c.alternative) {
       c.why += " " + m.text(c.named_less_specifically ? "explain.alternative.less_specific"
                                                       : "explain.alternative");

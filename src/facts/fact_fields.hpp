@@ -250,6 +250,13 @@ struct JsonFields<SlurmFacts> {
 };
 
 template <>
+struct JsonFields<ContainerToolkitFact> {
+  using T = ContainerToolkitFact;
+  static constexpr auto fields =
+      std::make_tuple(json_field("program", &T::program), json_field("version", &T::version));
+};
+
+template <>
 struct JsonFields<Facts> {
   using T = Facts;
   static constexpr auto fields = std::make_tuple(
@@ -258,7 +265,7 @@ struct JsonFields<Facts> {
       json_field("cuda_toolkits", &T::cuda_toolkits), json_field("nvcc", &T::nvcc),
       json_field("host_compilers", &T::host_compilers), json_field("libraries", &T::libraries),
       json_field("cudnn", &T::cudnn), json_field("python_envs", &T::python_envs),
-      json_field("slurm", &T::slurm));
+      json_field("slurm", &T::slurm), json_field("container_toolkit", &T::container_toolkit));
 };
 
 }  // namespace gpuvet

@@ -360,6 +360,14 @@ struct SlurmFacts {
   bool operator==(const SlurmFacts&) const = default;
 };
 
+// The NVIDIA Container Toolkit on a Linux host: the program that told its release, and the release
+// (null: it printed none this probe reads).
+struct ContainerToolkitFact {
+  std::string program;  // nvidia-ctk, else nvidia-container-runtime, as found on PATH
+  std::optional<std::string> version;
+  bool operator==(const ContainerToolkitFact&) const = default;
+};
+
 struct Facts {
   OsFacts os;
   EnvFacts env;
@@ -373,7 +381,8 @@ struct Facts {
   std::vector<LibraryFact> libraries;
   std::vector<CudnnFact> cudnn;
   std::vector<PythonEnvFact> python_envs;
-  std::optional<SlurmFacts> slurm;  // null: no slurm.conf found
+  std::optional<SlurmFacts> slurm;                        // null: no slurm.conf found
+  std::optional<ContainerToolkitFact> container_toolkit;  // null: none on PATH
 };
 
 nlohmann::ordered_json facts_to_json(const Facts& facts);

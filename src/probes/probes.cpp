@@ -13,6 +13,7 @@ const std::vector<Probe>& all_probes() {
       {"python_envs", probe_python_envs},
       {"libraries", probe_libraries},
       {"host_compiler", probe_host_compiler},
+      {"container_toolkit", probe_container_toolkit},
   };
   return probes;
 }

@@ -86,6 +86,8 @@ void probe_libraries(const sys::System& system, const kb::Kb& kb, Facts& facts);
 // The host compiler nvcc runs on Linux and each toolkit's newest GCC (host_compiler_probe.cpp);
 // after python_envs, whose conda and pip toolkits carry a host_config.h too.
 void probe_host_compiler(const sys::System& system, const kb::Kb& kb, Facts& facts);
+// The NVIDIA Container Toolkit's release (container_toolkit_probe.cpp): nvidia-ctk --version.
+void probe_container_toolkit(const sys::System& system, const kb::Kb& kb, Facts& facts);
 // The newest GCC a toolkit's include/crt/host_config.h lets nvcc use: "15" from "#error --
 // unsupported GNU version! gcc versions later than 15 are not supported!".
 std::optional<std::string> host_config_gcc_max(std::string_view header);

@@ -9,6 +9,7 @@
 #include "core/version.hpp"
 #include "explain/known_bugs.hpp"
 #include "explain_support.hpp"
+#include "kb/known_bugs.hpp"
 
 namespace gpuvet::explain {
 namespace {
@@ -136,6 +137,38 @@ TEST(KnownReleaseBugs, ALineOthersPrintTooNeedsTheRelease) {
   EXPECT_EQ(find_cause(causes, "framework.known_bug"), nullptr);
 }
 
+// On the log's own machine, the checks' finding of the very bug installed decides as a release in
+// the log would; a finding of another bug of the same cause decides nothing.
+TEST(KnownReleaseBugs, TheMachinesInstalledReleaseDecidesOnItsOwnLog) {
+  const auto machine_with = [](const std::string& signature, const std::string& version) {
+    Finding installed;
+    installed.id = "framework.known_bug";
+    installed.severity = Severity::warning;
+    installed.title = "PyTorch " + version + " is a release with a bug its maintainers confirmed";
+    installed.evidence = {"torch " + version + " is installed in C:\\venv"};
+    installed.details = {{"signature", signature}, {"version", version}};
+    return MachineFindings{{installed}, "windows"};
+  };
+  auto causes =
+      explain_by_signatures(kFbgemmLine, machine_with("torch_fbgemm_needs_libomp", "2.4.0"));
+  ASSERT_FALSE(causes.empty());
+  EXPECT_EQ(causes[0].id, "framework.known_bug");
+  EXPECT_EQ(causes[0].confirmed_by_facts, true);
+  EXPECT_EQ(causes[0].captures["version"], "2.4.0");
+  EXPECT_NE(causes[0].why.find("This machine's facts show it too"), std::string::npos)
+      << causes[0].why;
+
+  causes =
+      explain_by_signatures(kFbgemmLine, machine_with("jaxlib_cc_query_before_cuinit", "0.4.26"));
+  ASSERT_FALSE(causes.empty());
+  EXPECT_NE(causes[0].id, "framework.known_bug");
+  const Cause* bug = find_cause(causes, "framework.known_bug");
+  ASSERT_NE(bug, nullptr);
+  EXPECT_TRUE(bug->alternative);
+  EXPECT_NE(bug->confirmed_by_facts, true);
+  EXPECT_EQ(bug->why.find("This machine's facts show it too"), std::string::npos) << bug->why;
+}
+
 const std::string kRootlessLine =
     "nvidia-container-cli: mount error: failed to add device rules: unable to find any existing "
     "device filters attached to the cgroup: bpf_prog_query(BPF_CGROUP_DEVICE) failed: operation "
@@ -159,6 +192,42 @@ TEST(KnownReleaseBugs, TheToolkitsReleaseIsReadAsItsToolsPrintIt) {
     ASSERT_FALSE(causes.empty()) << release;
     EXPECT_EQ(causes[0].id, "container.no_gpu_access") << release;
   }
+}
+
+// After the last release known to have the bug, with no fix known, the release decides nothing:
+// the line's other readings come first, and the why says so.
+TEST(KnownReleaseBugs, AReleaseAfterTheLastKnownAffectedIsUndecided) {
+  const auto causes =
+      explain_by_signatures("NVIDIA Container Toolkit CLI version 1.18.1\n" + kRootlessLine);
+  ASSERT_FALSE(causes.empty());
+  EXPECT_EQ(causes[0].id, "container.no_gpu_access");
+  const Cause* bug = find_cause(causes, "container.toolkit_known_bug");
+  ASSERT_NE(bug, nullptr);
+  EXPECT_TRUE(bug->alternative);
+  EXPECT_NE(bug->why.find("The log shows release 1.18.1"), std::string::npos) << bug->why;
+  EXPECT_NE(bug->why.find("release 1.18.0 (later ones: not known)"), std::string::npos) << bug->why;
+}
+
+// What a row says of a release: three answers, not two.
+TEST(KnownReleaseBugs, ARowSaysAffectedUnaffectedOrNotKnown) {
+  const auto row = [](const char* first, const char* last, const char* fixed) {
+    return kb::Row{"known_release_bugs",
+                   {{"first_affected", first}, {"last_affected", last}, {"fixed_in", fixed}}};
+  };
+  using kb::BugRelease;
+  const auto fixed = row("2.5.0", "", "2.6.0");
+  EXPECT_EQ(kb::bug_release(fixed, "2.4.3"), BugRelease::unaffected);
+  EXPECT_EQ(kb::bug_release(fixed, "2.5.0"), BugRelease::affected);
+  EXPECT_EQ(kb::bug_release(fixed, "2.5.3+cu121"), BugRelease::affected);
+  EXPECT_EQ(kb::bug_release(fixed, "v2.6.0"), BugRelease::unaffected);
+  const auto span = row("0.1.19", "0.1.19", "");
+  EXPECT_EQ(kb::bug_release(span, "0.1.19"), BugRelease::affected);
+  EXPECT_EQ(kb::bug_release(span, "0.1.20"), BugRelease::unknown);
+  const auto open = row("1.18.0", "", "");
+  EXPECT_EQ(kb::bug_release(open, "1.18.0-1"), BugRelease::affected);
+  EXPECT_EQ(kb::bug_release(open, "1.18.1"), BugRelease::unknown);
+  EXPECT_EQ(kb::bug_release(open, "1.17.9"), BugRelease::unaffected);
+  EXPECT_EQ(kb::bug_release(open, "nightly"), BugRelease::unknown);
 }
 
 // libnvidia-container's debug log names its release; a pre-release counts as its release.

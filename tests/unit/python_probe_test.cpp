@@ -726,6 +726,67 @@ TEST(FrameworkChecks, WindowsTensorflowMetaPairIsNoConflict) {
       has(ids(facts_of(t, {{"VIRTUAL_ENV", "/srv/venv"}})), "framework.conflicting_packages"));
 }
 
+std::vector<Finding> known_bugs_of(const Facts& facts) {
+  const checks::CheckContext context(facts, testing::embedded_kb(), testing::messages());
+  std::vector<Finding> findings;
+  EXPECT_TRUE(checks::check_known_release_bugs(context, findings).ok());
+  return findings;
+}
+
+// A release with a known bug (data/known_release_bugs.csv) installed: the finding names the
+// release, what the bug does and the release that fixes it; one before or after it, nothing.
+TEST(FrameworkChecks, ReleasesWithAKnownBugInstalled) {
+  const std::string site = "/srv/venv/lib/python3.11/site-packages";
+  Tree t;
+  t.venv("/srv/venv").dist(site, "jaxlib", "0.4.26");
+  auto findings = known_bugs_of(facts_of(t, {{"VIRTUAL_ENV", "/srv/venv"}}));
+  ASSERT_EQ(findings.size(), 1u);
+  const Finding& jax = findings[0];
+  EXPECT_EQ(jax.id, "framework.known_bug");
+  EXPECT_EQ(jax.severity, Severity::info);
+  EXPECT_EQ(jax.layer, Layer::framework);
+  EXPECT_NE(jax.title.find("jaxlib 0.4.26"), std::string::npos) << jax.title;
+  ASSERT_EQ(jax.evidence.size(), 2u);
+  EXPECT_NE(jax.evidence[0].find("/srv/venv"), std::string::npos) << jax.evidence[0];
+  EXPECT_NE(jax.evidence[1].find("compute capability"), std::string::npos) << jax.evidence[1];
+  ASSERT_EQ(jax.fix.size(), 1u);
+  EXPECT_NE(jax.fix[0].find("jaxlib 0.4.27 or later"), std::string::npos) << jax.fix[0];
+  EXPECT_NE(jax.fix[0].find("0.4.25"), std::string::npos) << jax.fix[0];
+  EXPECT_EQ(jax.details.at("signature"), "jaxlib_cc_query_before_cuinit");
+  EXPECT_EQ(jax.details.at("version"), "0.4.26");
+
+  for (const char* release : {"0.4.25", "0.4.27"}) {
+    Tree other;
+    other.venv("/srv/venv").dist(site, "jaxlib", release);
+    EXPECT_TRUE(known_bugs_of(facts_of(other, {{"VIRTUAL_ENV", "/srv/venv"}})).empty()) << release;
+  }
+}
+
+// A bug of the Windows builds only is said on Windows only, and of the distributions that have
+// it: CuPy's source build, not its prebuilt wheels.
+TEST(FrameworkChecks, AKnownBugOfOnePlatformAndOneDistribution) {
+  const std::string site = "/srv/venv/lib/python3.11/site-packages";
+  Tree t;
+  t.venv("/srv/venv").dist(site, "torch", "2.4.0").dist(site, "cupy", "13.0.0");
+  Facts facts = facts_of(t, {{"VIRTUAL_ENV", "/srv/venv"}});
+  EXPECT_TRUE(known_bugs_of(facts).empty());
+  facts.os.family = "windows";
+  auto findings = known_bugs_of(facts);
+  ASSERT_EQ(findings.size(), 2u);
+  for (const auto& f : findings) {
+    EXPECT_EQ(f.severity, Severity::warning);
+    EXPECT_EQ(f.id, "framework.known_bug");
+  }
+  EXPECT_NE(findings[0].fix[0].find("PyTorch 2.4.1 or later"), std::string::npos);
+  EXPECT_NE(findings[1].fix[0].find("CuPy 13.1.0 or later"), std::string::npos);
+
+  Tree wheels;
+  wheels.venv("/srv/venv").dist(site, "cupy-cuda12x", "13.0.0");
+  facts = facts_of(wheels, {{"VIRTUAL_ENV", "/srv/venv"}});
+  facts.os.family = "windows";
+  EXPECT_TRUE(known_bugs_of(facts).empty());
+}
+
 // --- the live System over a real tree -------------------------------------------------------
 
 bool live_host_is(const std::string& os) {
