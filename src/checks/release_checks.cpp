@@ -2,6 +2,8 @@
 // machine (a framework in a Python environment, the NVIDIA Container Toolkit): the answer is
 // another release, before the bug bites.
 #include <algorithm>
+#include <string>
+#include <vector>
 
 #include "checks/checks.hpp"
 #include "core/text.hpp"

@@ -1,5 +1,9 @@
 // The NVIDIA Container Toolkit on a Linux host (or in a WSL 2 distribution): its release as its
 // own tools print it. Only `--version` runs, under the System's deadline; nothing is configured.
+#include <cctype>
+#include <optional>
+#include <string>
+
 #include "core/text.hpp"
 #include "probes/probes.hpp"
 #include "probes/programs.hpp"
