@@ -1502,7 +1502,8 @@ std::vector<Cause> reason(std::vector<Cause> causes, const kb::Kb& kb, const kb:
         }
       }
     }
-    if (c.alternative) {
+    // A known bug's text says itself when the log's release leaves it one reading of the line.
+    if (c.alternative && !captured(c, "affected")) {
       c.why += " " + m.text(c.named_less_specifically ? "explain.alternative.less_specific"
                                                       : "explain.alternative");
     }

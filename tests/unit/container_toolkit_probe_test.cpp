@@ -96,7 +96,15 @@ TEST(ContainerToolkitProbe, ItsKnownBugsAreFindingsOfTheHost) {
   ASSERT_EQ(findings.size(), 1u);
   EXPECT_EQ(findings[0].details.at("signature"), "ctk_hook_ignores_config_devices");
 
-  for (const char* release : {"1.18.1", "1.17.9", "1.14.1"}) {
+  // 1.17.0's legacy images with IMEX channel "all": every such container fails, a warning.
+  findings = known_bugs_of(probe({{"/usr/bin/nvidia-ctk", kProgram}},
+                                 ctk_says("NVIDIA Container Toolkit CLI version 1.17.0\n")));
+  ASSERT_EQ(findings.size(), 1u);
+  EXPECT_EQ(findings[0].severity, Severity::warning);
+  EXPECT_NE(findings[0].fix[0].find("1.17.2 or later"), std::string::npos) << findings[0].fix[0];
+  EXPECT_NE(findings[0].fix[0].find("1.16.2"), std::string::npos) << findings[0].fix[0];
+
+  for (const char* release : {"1.18.1", "1.17.9", "1.14.1", "1.17.2"}) {
     EXPECT_TRUE(known_bugs_of(probe({{"/usr/bin/nvidia-ctk", kProgram}},
                                     ctk_says(std::string("NVIDIA Container Toolkit CLI version ") +
                                              release + "\n")))

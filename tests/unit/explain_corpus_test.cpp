@@ -586,7 +586,11 @@ TEST(ExplainCorpus, AccuracyOnDevAndHeldOut) {
   // data/known_release_bugs.csv: most of these logs do not print the release, and without it the
   // line's other readings come first, so the shares fall while no case right before is lost: dev
   // 1965/2253 of 2471 (6 of the 35 new right first, 9 in the top three), held-out 884/1046 of 1207
-  // (of its 14 new, none right first and 1 in the top three).
+  // (of its 14 new, none right first and 1 in the top three). Three more rows found in
+  // changelogs and maintainers' words (NVIDIA Container Toolkit 1.17.0's IMEX channels,
+  // bitsandbytes' paged optimizers, PyTorch 2.5.0's cuDNN attention): held-out 885 (AT002, a
+  // held-out thread of the IMEX bug, right first; the row came from a search of the toolkit's
+  // sources, not from that thread).
   if (!testing::kEveryInput) return;
   EXPECT_GE(scores["dev"].share(scores["dev"].top1), 0.79) << misses;
   EXPECT_GE(scores["dev"].share(scores["dev"].top3), 0.91);
@@ -596,7 +600,7 @@ TEST(ExplainCorpus, AccuracyOnDevAndHeldOut) {
   // that loses a case that passed fails here even when new cases hide it in the share.
   EXPECT_GE(scores["dev"].top1, 1965u) << misses;
   EXPECT_GE(scores["dev"].top3, 2253u);
-  EXPECT_GE(scores["heldout"].top1, 884u);
+  EXPECT_GE(scores["heldout"].top1, 885u);
   EXPECT_GE(scores["heldout"].top3, 1046u);
 }
 
@@ -672,11 +676,12 @@ TEST(ExplainCorpus, NoiseAroundTheLogKeepsTheAnswer) {
   // errors: dev 1932/2219, held-out 878/1039. With round seventy-two and log.informational_only
   // (the noise's TensorFlow notes are such lines, the answer only where nothing else is): dev
   // 1947/2235, held-out 880/1041. With round seventy-three: dev 1954/2242, held-out 882/1043.
-  // With the known-bug causes: dev 1962/2251, held-out 884/1047.
+  // With the known-bug causes: dev 1962/2251, held-out 884/1047; with three more rows,
+  // held-out 885/1047.
   if (testing::kEveryInput) {
     EXPECT_GE(noisy["dev"].top1, 1962u) << moved;
     EXPECT_GE(noisy["dev"].top3, 2251u);
-    EXPECT_GE(noisy["heldout"].top1, 884u);
+    EXPECT_GE(noisy["heldout"].top1, 885u);
     EXPECT_GE(noisy["heldout"].top3, 1047u);
   }
   // The noise alone is no error of the GPU stack: TensorFlow's start-up notes in it only inform.
@@ -761,7 +766,7 @@ TEST(ExplainCorpus, WrappedLinesKeepTheAnswer) {
 // split, cut alike: 1914/2205 before, 1915/2207 after, plain 1928/2215). With round
 // seventy-one: 879/1039 (plain 880/1040). With round seventy-two: 880/1041 (plain 881/1041);
 // with round seventy-three: 881/1042 (plain 882/1042); with the known-bug causes: 883/1047
-// (plain 884/1046).
+// (plain 884/1046), 884/1047 with three more rows (plain 885/1046).
 TEST(ExplainCorpus, LinesCutAtAConsolesWidthKeepMostAnswers) {
   Score cut;
   for (const auto& row : cases_under_test()) {
@@ -781,7 +786,7 @@ TEST(ExplainCorpus, LinesCutAtAConsolesWidthKeepMostAnswers) {
   std::printf("explain corpus held-out, lines cut at 80: top-1 %zu, top-3 %zu of %zu\n", cut.top1,
               cut.top3, cut.total);
   if (!testing::kEveryInput) return;
-  EXPECT_GE(cut.top1, 883u);
+  EXPECT_GE(cut.top1, 884u);
   EXPECT_GE(cut.top3, 1047u);
 }
 

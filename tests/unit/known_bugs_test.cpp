@@ -206,6 +206,8 @@ TEST(KnownReleaseBugs, AReleaseAfterTheLastKnownAffectedIsUndecided) {
   EXPECT_TRUE(bug->alternative);
   EXPECT_NE(bug->why.find("The log shows release 1.18.1"), std::string::npos) << bug->why;
   EXPECT_NE(bug->why.find("release 1.18.0 (later ones: not known)"), std::string::npos) << bug->why;
+  // Its own text says it is one reading; not the words for another thread's cause.
+  EXPECT_EQ(bug->why.find("threads with the same message"), std::string::npos) << bug->why;
 }
 
 // What a row says of a release: three answers, not two.
